@@ -1,0 +1,93 @@
+"""autograd_lab: a small tensor-autograd engine on numpy that behaves like PyTorch.
+
+Write ``import autograd_lab as torch`` and PyTorch teaching code prints the same
+values, reprs, ``grad_fn`` names, errors and warnings (PyTorch 2.13, CPU).
+
+Layers, each importing only those above it in this list:
+``_dtype``/``grad_mode``/``memory`` -> ``node`` -> ``tensor`` -> ``ops`` -> ``engine``
+-> ``autograd`` (then ``nn``/``optim``, and the visual tools in ``viz``).
+"""
+
+from __future__ import annotations
+
+from . import _dtype
+from ._dtype import (
+    bool_ as bool,  # noqa: A004
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    set_default_dtype,
+    uint8,
+)
+from ._printing import get_printoptions, printoptions, set_printoptions
+from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .memory import max_memory_allocated, memory_allocated, reset_peak_memory_stats
+from .tensor import Size, Tensor
+from . import ops  # noqa: E402  (attaches Tensor methods)
+from .ops import (
+    abs, add, allclose, amax, amin, argmax, argmin, bmm, cat, chunk, clamp, clamp_max,
+    clamp_min, clone, cos, div, dot, eq, equal, exp, expm1, flatten, flip, floor_divide, ge, gt,
+    isclose, le, log, log1p, log2, log_softmax, logical_not, logsumexp, lt, matmul, max, maximum,
+    mean, min, minimum, mm, mul, mv, narrow, ne, neg, outer, permute, pow, prod, reciprocal,
+    relu, remainder, repeat, reshape, rsqrt, select, sigmoid, sign, sin, softmax, split, sqrt,
+    square, squeeze, stack, std, sub, sum, t, tan, tanh, trace, transpose, unbind, unsqueeze,
+    var, where,
+)
+from .factories import (
+    arange, as_tensor, device, empty, empty_like, eye, from_numpy, full, full_like, linspace,
+    ones, ones_like, tensor, zeros, zeros_like,
+)
+from .random import (
+    Generator, bernoulli, default_generator, get_rng_state, initial_seed, manual_seed, normal,
+    rand, rand_like, randint, randn, randn_like, randperm, seed, set_rng_state,
+)
+from . import autograd  # noqa: E402
+
+float = float32  # noqa: A001
+double = float64
+half = float16
+long = int64
+int = int32  # noqa: A001
+negative = neg
+clip = clamp
+concat = concatenate = cat
+subtract = sub
+multiply = mul
+divide = true_divide = div
+absolute = abs
+swapaxes = transpose
+__version__ = "2.13.0+autograd_lab"
+
+
+def is_tensor(obj: object) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input: Tensor) -> bool:
+    return input.dtype.is_floating_point
+
+
+def numel(input: Tensor) -> int:
+    return input.numel()
+
+
+def detach(input: Tensor) -> Tensor:
+    return input.detach()
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    return _dtype.promote(a, b)
+
+
+def result_type(a: object, b: object) -> dtype:
+    return _dtype.result_type(a, b)
+
+
+def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
+    return bias + a @ b

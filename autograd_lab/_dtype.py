@@ -1,0 +1,116 @@
+"""dtypes and PyTorch's type-promotion rules.
+
+A ``dtype`` wraps a numpy dtype and carries torch's name (``torch.float32``).
+Promotion follows torch, not numpy: Python scalars never widen a tensor's dtype
+within their category, and zero-dim tensors rank below tensors with dimensions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class dtype:  # noqa: N801  (torch spells it in lower case)
+    """A tensor element type, e.g. ``autograd_lab.float32``."""
+
+    __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "_cat", "_tensor_type")
+
+    def __init__(self, name: str, np_dtype: type, category: int, tensor_type: str) -> None:
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.is_floating_point = category == 2
+        self.is_signed = name not in ("uint8", "bool")
+        self.itemsize = self.np.itemsize
+        self._cat = category  # 0 bool, 1 integer, 2 floating point
+        self._tensor_type = tensor_type
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name
+
+    @property
+    def is_complex(self) -> bool:
+        return False
+
+
+bool_ = dtype("bool", np.bool_, 0, "BoolTensor")
+uint8 = dtype("uint8", np.uint8, 1, "ByteTensor")
+int8 = dtype("int8", np.int8, 1, "CharTensor")
+int16 = dtype("int16", np.int16, 1, "ShortTensor")
+int32 = dtype("int32", np.int32, 1, "IntTensor")
+int64 = dtype("int64", np.int64, 1, "LongTensor")
+float16 = dtype("float16", np.float16, 2, "HalfTensor")
+float32 = dtype("float32", np.float32, 2, "FloatTensor")
+float64 = dtype("float64", np.float64, 2, "DoubleTensor")
+
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+_FROM_NP = {d.np: d for d in ALL}
+
+_default = [float32]
+
+
+def get_default_dtype() -> dtype:
+    return _default[0]
+
+
+def set_default_dtype(d: dtype) -> None:
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default[0] = d
+
+
+def from_numpy_dtype(npd: np.dtype) -> dtype:
+    try:
+        return _FROM_NP[np.dtype(npd)]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(npd).name}. The only supported "
+            "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        ) from None
+
+
+def promote(a: dtype, b: dtype) -> dtype:
+    """Promote two tensor dtypes (same rule as ``torch.promote_types``)."""
+    if a is b:
+        return a
+    return _FROM_NP[np.promote_types(a.np, b.np)]
+
+
+def scalar_dtype(value: object) -> dtype:
+    """The dtype torch gives a Python number when it becomes a tensor."""
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    return _default[0]
+
+
+def result_type(*operands: object) -> dtype:
+    """torch.result_type: dim tensors > zero-dim tensors > Python scalars.
+
+    A lower-priority operand only matters when it belongs to a higher category
+    (bool < integer < floating point); then the result is its dtype (for a Python
+    float, the default dtype).
+    """
+    from .tensor import Tensor
+
+    groups: list[dtype | None] = [None, None, None]  # dim tensors, 0-dim tensors, scalars
+    for op in operands:
+        if isinstance(op, Tensor):
+            d, g = op.dtype, (0 if op._data.ndim else 1)
+        elif isinstance(op, (bool, int, float, np.number, np.bool_)):
+            d, g = scalar_dtype(op.item() if isinstance(op, (np.number, np.bool_)) else op), 2
+        else:
+            continue
+        groups[g] = d if groups[g] is None else promote(groups[g], d)
+    result = None
+    for d in groups:
+        if d is None:
+            continue
+        if result is None:
+            result = d
+        elif d._cat > result._cat:
+            result = d
+    return result if result is not None else get_default_dtype()

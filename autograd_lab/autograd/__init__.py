@@ -1,0 +1,13 @@
+"""``torch.autograd``: run backward, take gradients, observe the engine."""
+
+from __future__ import annotations
+
+from ..engine import backward, grad
+from ..grad_mode import enable_grad, no_grad, set_grad_enabled
+from . import graph
+
+__all__ = ["backward", "enable_grad", "grad", "graph", "no_grad", "set_grad_enabled"]
+
+
+def set_detect_anomaly(mode: bool, check_nan: bool = True) -> None:
+    """Accepted for compatibility; this engine's errors already name the failing op."""

@@ -1,0 +1,465 @@
+"""The backward engine: runs a recorded graph in reverse.
+
+1. Count, for every node reachable from the roots, how many edges lead into it.
+2. Start from the roots with their gradients. A node runs once every edge into
+   it has delivered its gradient (gradients arriving along several paths are
+   summed). Among ready nodes the most recently created runs first, and
+   ``AccumulateGrad`` runs as soon as it is ready -- the order of PyTorch's engine.
+3. Each node maps its output gradients to input gradients and sends one along
+   each edge; ``AccumulateGrad`` adds into ``leaf.grad``. Unless ``retain_graph``,
+   a node's saved tensors are freed right after it runs.
+
+It is iterative (a heap and a dict, no recursion), so a 100,000-node chain is fine.
+
+**Observable.** While it runs, the engine reports every step to a ``Listener``
+registered for that call (``listen(...)`` or the ``listener=`` argument): the
+visual tools are built on these events and never re-implement backward.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import numpy as np
+
+from . import _messages as msg
+from .grad_mode import STATE
+from .node import AccumulateGrad, Node, grad_accumulator
+from .tensor import Tensor, _make, _wrap_grad
+
+
+class Listener:
+    """Receives the engine's events during one backward. Override what you need.
+
+    Gradients are passed as numpy arrays copied at the time of the event.
+    """
+
+    def on_begin(self, roots: list[tuple[Node, int]], grads: list[np.ndarray]) -> None:
+        """Backward starts at ``roots`` (node, output_nr) with these gradients."""
+
+    def on_node(self, node: Node, grad_outputs: list[np.ndarray | None]) -> None:
+        """``node`` is about to run; ``grad_outputs`` is the summed gradient of each output."""
+
+    def on_edge(self, node: Node, index: int, next_node: Node, input_nr: int,
+                grad: np.ndarray | None) -> None:
+        """``node`` sends ``grad`` along ``node.next_functions[index]`` to ``next_node``."""
+
+    def on_accumulate(self, tensor: Tensor, grad: np.ndarray, total: np.ndarray) -> None:
+        """``grad`` was added into ``tensor.grad`` (a leaf or a retained non-leaf), now ``total``."""
+
+    def on_free(self, node: Node, names: list[str]) -> None:
+        """``node``'s saved tensors ``names`` were released (no ``retain_graph``)."""
+
+    def on_error(self, node: Node, error: BaseException) -> None:
+        """Running ``node`` raised ``error`` (re-raised after this call)."""
+
+    def on_end(self) -> None:
+        """Backward finished."""
+
+
+_listeners: list[Listener] = []
+
+
+@contextmanager
+def listen(listener: Listener) -> Iterator[Listener]:
+    """Report every backward run inside this block to ``listener``."""
+    _listeners.append(listener)
+    try:
+        yield listener
+    finally:
+        _listeners.remove(listener)
+
+
+def _copy(g: Any) -> np.ndarray | None:
+    if g is None:
+        return None
+    return np.array(g._data if isinstance(g, Tensor) else g, copy=True)
+
+
+# ---- public entry points ------------------------------------------------------------------
+
+def _as_list(x: Any) -> list:
+    if x is None:
+        return []
+    if isinstance(x, Tensor):
+        return [x]
+    return list(x)
+
+
+def _root_edge(t: Tensor, i: int) -> tuple[Node, int]:
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    if t._rg:
+        return (grad_accumulator(t), 0)
+    raise RuntimeError(msg.NO_GRAD_FN.format(i=i))
+
+
+def _make_grads(outputs: list[Tensor], grads: list, create_graph: bool) -> list:
+    """The gradient each root starts with (ones for a scalar), checked as torch does."""
+    out = []
+    for i, (t, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if t._rg and t._data.size != 1:
+                raise RuntimeError(msg.IMPLICIT_NON_SCALAR)
+            g = np.ones(t._data.shape, dtype=t.dtype.np)
+            out.append(_make(g, t.dtype, None) if create_graph else g)
+            continue
+        if not isinstance(g, Tensor):
+            raise TypeError(
+                f"gradients can be either Tensors or None, but got {type(g).__name__}"
+            )
+        if g._data.shape != t._data.shape:
+            raise RuntimeError(msg.shape_mismatch(i, g._data.shape, t._data.shape))
+        if t.dtype.is_floating_point != g.dtype.is_floating_point:
+            raise TypeError(
+                f"For complex Tensors, both grad_output and output are required to have the same "
+                f"dtype. Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype} and "
+                f"output[{i}] has a dtype of {t.dtype}."
+            )
+        out.append(g if create_graph else g._data)
+    return out
+
+
+def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
+             create_graph: bool = False, grad_variables: Any = None, inputs: Any = None,
+             listener: Listener | None = None) -> None:
+    """Accumulate gradients of ``tensors`` into the ``.grad`` of the leaves (or of ``inputs``)."""
+    outs = _as_list(tensors)
+    grads = _as_list(grad_tensors if grad_tensors is not None else grad_variables)
+    if not grads:
+        grads = [None] * len(outs)
+    if len(grads) != len(outs):
+        raise RuntimeError(
+            "grad can be implicitly created only for scalar outputs"
+            if not grads else
+            f"got {len(grads)} tensors and {len(outs)} gradients"
+        )
+    if retain_graph is None:
+        retain_graph = create_graph
+    if create_graph:
+        import warnings
+
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between the "
+            "parameter and its gradient which can cause a memory leak. We recommend using "
+            "autograd.grad when creating the graph to avoid this. If you have to use this "
+            "function, make sure to reset the .grad fields of your parameters to None after use "
+            "to break the cycle and avoid the leak.", UserWarning, stacklevel=3,
+        )
+    roots = [_root_edge(t, i) for i, t in enumerate(outs)]
+    root_grads = _make_grads(outs, grads, create_graph)
+    targets = None
+    if inputs is not None:
+        targets = _as_list(inputs)
+        if not targets:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    captured = _run(roots, root_grads, retain_graph, create_graph, targets, accumulate=True,
+                    listener=listener)
+    for t, g in zip(targets or (), captured):
+        if t.grad_fn is not None and g is not None:  # a non-leaf named in ``inputs``
+            _accumulate(t, g, create_graph, None)
+
+
+def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,
+         create_graph: bool = False, only_inputs: bool = True, allow_unused: bool | None = None,
+         is_grads_batched: bool = False, materialize_grads: bool = False,
+         listener: Listener | None = None) -> tuple:
+    """Return d(outputs)/d(inputs) without touching any ``.grad``."""
+    outs = _as_list(outputs)
+    ins = _as_list(inputs)
+    grads = _as_list(grad_outputs) or [None] * len(outs)
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if retain_graph is None:
+        retain_graph = create_graph
+    for t in ins:
+        if not t._rg:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    roots = [_root_edge(t, i) for i, t in enumerate(outs)]
+    root_grads = _make_grads(outs, grads, create_graph)
+    captured = _run(roots, root_grads, retain_graph, create_graph, ins, accumulate=False,
+                    listener=listener)
+    result = []
+    for i, (t, g) in enumerate(zip(ins, captured)):
+        if g is None:
+            if materialize_grads:
+                g = np.zeros(t._data.shape, dtype=t.dtype.np)
+            elif not allow_unused:
+                raise RuntimeError(msg.UNUSED_INPUT.format(i=i))
+            else:
+                result.append(None)
+                continue
+        result.append(g if isinstance(g, Tensor) else _grad_tensor(g, t))
+    return tuple(result)
+
+
+def _grad_tensor(g: Any, like: Tensor) -> Tensor:
+    return _make(np.array(g, dtype=like.dtype.np, copy=True), like.dtype, None)
+
+
+# ---- the run ---------------------------------------------------------------------------------
+
+def _dependencies(roots: list[tuple[Node, int]]) -> dict[Node, int]:
+    """Number of edges into each node reachable from the roots."""
+    deps: dict[Node, int] = {}
+    stack = [n for n, _ in roots]
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return deps
+
+
+def _target_edge(t: Tensor) -> tuple[Node | None, int]:
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    acc = t._acc() if t._acc is not None else None
+    return (acc, 0)
+
+
+def _needed(roots: list[tuple[Node, int]], deps: dict[Node, int], targets: set[Node]) -> set[Node]:
+    """Nodes worth running: those with an edge into a target or into another such node."""
+    indeg = dict(deps)
+    ready = list({n for n, _ in roots if indeg.get(n, 0) == 0})
+    order: list[Node] = []
+    while ready:  # Kahn's topological order, then decide in reverse
+        node = ready.pop()
+        order.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                indeg[nxt] -= 1
+                if indeg[nxt] == 0:
+                    ready.append(nxt)
+    needed: set[Node] = set()
+    for node in reversed(order):
+        for nxt, _ in node.next_functions:
+            if nxt is not None and (nxt in needed or nxt in targets):
+                needed.add(node)
+                break
+    return needed
+
+
+def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
+         create_graph: bool, targets: list[Tensor] | None, accumulate: bool,
+         listener: Listener | None = None) -> list:
+    if listener is None and _listeners:
+        listener = _listeners[-1]
+    deps = _dependencies(roots)
+    capture: dict[tuple[Node, int], list[int]] = {}
+    needed = None
+    target_nodes: set[Node] = set()
+    if targets is not None:
+        for i, t in enumerate(targets):
+            e = _target_edge(t)
+            if e[0] is not None:
+                capture.setdefault(e, []).append(i)
+        target_nodes = {n for n, _ in capture}
+        needed = _needed(roots, deps, target_nodes)
+    captured: list = [None] * (len(targets) if targets is not None else 0)
+
+    buffers: dict[Node, list] = {}
+    heap: list = []
+    tie = itertools.count()
+    for (node, nr), g in zip(roots, root_grads):
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * node._n_outputs
+            if deps.get(node, 0) == 0:
+                heapq.heappush(heap, (-node._seq, next(tie), node))
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+    if listener is not None:
+        listener.on_begin(list(roots), [_copy(g) for g in root_grads])
+
+    prev_mode = STATE.enabled
+    STATE.enabled = create_graph
+    try:
+        while heap:
+            node = heapq.heappop(heap)[2]
+            grads = buffers.pop(node)
+            try:
+                _run_node(node, grads, retain_graph, create_graph, accumulate, needed,
+                          target_nodes, capture, captured, deps, buffers, heap, tie, listener)
+            except BaseException as e:
+                if listener is not None:
+                    listener.on_error(node, e)
+                raise
+    finally:
+        STATE.enabled = prev_mode
+    if listener is not None:
+        listener.on_end()
+    return captured
+
+
+def _run_node(node: Node, grads: list, retain_graph: bool, create_graph: bool,
+              accumulate: bool, needed: set | None, target_nodes: set, capture: dict,
+              captured: list, deps: dict, buffers: dict, heap: list, tie: Any,
+              listener: Listener | None) -> None:
+    if node._tensor_pre_hooks:
+        grads = _tensor_hooks(node, grads)
+    if node._retained:
+        _retain(node, grads, create_graph, listener)
+    if capture:
+        for nr, g in enumerate(grads):
+            for i in capture.get((node, nr), ()):
+                captured[i] = g
+    is_acc = type(node) is AccumulateGrad
+    if needed is not None and node not in needed and not (accumulate and is_acc):
+        return  # a target reached: its gradient was captured, nothing beyond it is wanted
+    if listener is not None:
+        listener.on_node(node, [_copy(g) for g in grads])
+    if is_acc:
+        if accumulate and grads[0] is not None:
+            _accumulate(node.variable, grads[0], create_graph, listener)
+        return
+    if node._pre_hooks:
+        grads = _node_pre_hooks(node, grads)
+    if all(g is None for g in grads):
+        out: tuple = (None,) * len(node.next_functions)
+    else:
+        if node._n_outputs > 1:
+            grads = _materialize(node, grads)
+        out = node.apply(grads)
+        if len(out) != len(node.next_functions):
+            raise RuntimeError(
+                f"function {node.name()} returned an incorrect number of gradients (expected "
+                f"{len(node.next_functions)}, got {len(out)})"
+            )
+    if node._post_hooks:
+        out = _node_post_hooks(node, out, grads)
+    if not retain_graph:
+        names = [k for k, _ in node.saved_tensors_info()] if listener is not None else None
+        node._release()
+        if listener is not None and names:
+            listener.on_free(node, names)
+    for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
+        if nxt is None or (needed is not None and nxt not in needed
+                           and nxt not in target_nodes):
+            continue
+        if listener is not None:
+            listener.on_edge(node, i, nxt, nr, _copy(g))
+        buf = buffers.get(nxt)
+        if buf is None:
+            buf = buffers[nxt] = [None] * nxt._n_outputs
+        if g is not None:
+            buf[nr] = g if buf[nr] is None else buf[nr] + g
+        left = deps[nxt] - 1
+        deps[nxt] = left
+        if left == 0:
+            heapq.heappush(heap, (-nxt._seq, next(tie), nxt))
+
+
+def _as_tensor(g: Any) -> Tensor | None:
+    if g is None or isinstance(g, Tensor):
+        return g
+    return _wrap_grad(g)
+
+
+def _unwrap(g: Any, create_graph: bool) -> Any:
+    if g is None or not isinstance(g, Tensor):
+        return g
+    return g if create_graph else g._data
+
+
+def _tensor_hooks(node: Node, grads: list) -> list:
+    grads = list(grads)
+    for nr, hooks in node._tensor_pre_hooks.items():
+        if grads[nr] is None:
+            continue
+        g = _as_tensor(grads[nr])
+        for h in list(hooks):
+            r = h(g)
+            if r is not None:
+                g = r
+        grads[nr] = _unwrap(g, STATE.enabled)
+    return grads
+
+
+def _node_pre_hooks(node: Node, grads: list) -> list:
+    gs = tuple(_as_tensor(g) for g in grads)
+    for h in list(node._pre_hooks):
+        r = h(gs)
+        if r is not None:
+            gs = tuple(r)
+    return [_unwrap(g, STATE.enabled) for g in gs]
+
+
+def _node_post_hooks(node: Node, out: tuple, grads: list) -> tuple:
+    gi = tuple(_as_tensor(g) for g in out)
+    go = tuple(_as_tensor(g) for g in grads)
+    for h in list(node._post_hooks):
+        r = h(gi, go)
+        if r is not None:
+            gi = tuple(r)
+    return tuple(_unwrap(g, STATE.enabled) for g in gi)
+
+
+def _materialize(node: Node, grads: list) -> list:
+    """Multi-output nodes get zeros for outputs that received no gradient."""
+    metas = getattr(node, "output_meta", None)
+    if metas is None:
+        return grads
+    out = []
+    for g, (shape, dt) in zip(grads, metas):
+        if g is None:
+            z = np.zeros(shape, dtype=dt.np)
+            g = _make(z, dt, None) if STATE.enabled else z
+        out.append(g)
+    return out
+
+
+def _accumulate(var: Tensor, g: Any, create_graph: bool, listener: Listener | None) -> None:
+    """``var.grad += g`` as AccumulateGrad does (a fresh tensor the first time)."""
+    if isinstance(g, Tensor):
+        if g.dtype is not var.dtype:
+            g = g.to(var.dtype)
+        if var._grad is None:
+            new = g if create_graph else g.detach()
+            if not create_graph and (g._data.base is not None or not g._data.flags.writeable):
+                new = _make(np.array(g._data, copy=True), var.dtype, None)
+            var._grad = new
+        elif create_graph:
+            var._grad = var._grad + g
+        else:
+            var._grad._data += g._data
+            var._grad._vc[0] += 1
+    else:
+        if var._grad is None:
+            var._grad = _make(np.array(g, dtype=var.dtype.np, copy=True), var.dtype, None)
+        elif create_graph or var._grad._rg:
+            var._grad = var._grad + _wrap_grad(g)
+        else:
+            var._grad._data += g
+            var._grad._vc[0] += 1
+    if listener is not None:
+        listener.on_accumulate(var, _copy(g), _copy(var._grad))
+
+
+def _retain(node: Node, grads: list, create_graph: bool, listener: Listener | None) -> None:
+    for nr, ref in node._retained.items():
+        t = ref()
+        if t is None or grads[nr] is None:
+            continue
+        g = grads[nr]
+        if isinstance(g, Tensor):
+            g = g if create_graph else g.detach()
+            if t._grad is None:
+                t._grad = g if create_graph else _make(np.array(g._data, copy=True), t.dtype, None)
+            else:
+                t._grad = t._grad + g
+        else:
+            if t._grad is None:
+                t._grad = _make(np.array(g, dtype=t.dtype.np, copy=True), t.dtype, None)
+            else:
+                t._grad = _make(t._grad._data + g, t.dtype, None)
+        if listener is not None:
+            listener.on_accumulate(t, _copy(g), _copy(t._grad))
+

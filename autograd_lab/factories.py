@@ -1,0 +1,240 @@
+"""Creating tensors: ``tensor``, ``zeros``, ``arange`` ... with torch's dtype inference."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from . import _dtype as D
+from . import _messages as msg
+from ._dtype import dtype, from_numpy_dtype, get_default_dtype
+from .tensor import Tensor, _make
+
+
+class device:  # noqa: N801
+    """``torch.device``; only the CPU exists here."""
+
+    def __init__(self, type: str = "cpu", index: int | None = None) -> None:  # noqa: A002
+        if isinstance(type, device):
+            type = type.type  # noqa: A001
+        kind = str(type).split(":")[0]
+        if kind != "cpu":
+            raise RuntimeError(
+                f"Expected one of cpu, cuda, ... device type at start of device string: {type}"
+                if kind not in ("cuda", "mps", "meta") else
+                "autograd_lab runs on the CPU only"
+            )
+        self.type, self.index = "cpu", index
+
+    def __repr__(self) -> str:
+        return "device(type='cpu')"
+
+    def __str__(self) -> str:
+        return "cpu"
+
+    def __eq__(self, other: object) -> bool:
+        return str(other) == "cpu" or isinstance(other, device)
+
+    def __hash__(self) -> int:
+        return hash("cpu")
+
+
+def _check_device(dev: Any) -> None:
+    if dev is not None:
+        device(dev)
+
+
+def _finish(arr: np.ndarray, dt: dtype, requires_grad: bool) -> Tensor:
+    t = _make(arr, dt, None)
+    if requires_grad:
+        if not dt.is_floating_point:
+            raise RuntimeError(msg.FACTORY_REQUIRES_GRAD)
+        t._rg = True
+    return t
+
+
+def _infer(data: Any) -> tuple[np.ndarray, dtype]:
+    """numpy array and torch dtype for nested Python data (floats -> default dtype)."""
+    if isinstance(data, Tensor):
+        return data._data, data.dtype
+    if isinstance(data, np.ndarray):
+        return data, from_numpy_dtype(data.dtype)
+    if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in _flat(data)):
+        data = _untensor(data)
+    arr = np.array(data)
+    if arr.dtype == object or arr.dtype.kind in "USV":
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if arr.dtype.kind == "f":
+        return arr, get_default_dtype()
+    if arr.dtype.kind in "iu":
+        return arr, D.int64
+    if arr.dtype.kind == "b":
+        return arr, D.bool_
+    if arr.dtype.kind == "c":
+        raise TypeError("complex tensors are not supported by autograd_lab")
+    return arr, from_numpy_dtype(arr.dtype)
+
+
+def _flat(data: Any) -> list:
+    out, stack = [], [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        else:
+            out.append(x)
+    return out
+
+
+def _untensor(data: Any) -> Any:
+    if isinstance(data, Tensor):
+        if data._data.ndim:
+            return data._data.tolist()
+        return data.item()
+    if isinstance(data, (list, tuple)):
+        return [_untensor(x) for x in data]
+    return data
+
+
+def tensor(data: Any, dtype: dtype | None = None, device: Any = None,
+           requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """A new leaf tensor holding a copy of ``data``."""
+    _check_device(device)
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+            "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "torch.tensor(sourceTensor).", UserWarning, stacklevel=2,
+        )
+    arr, dt = _infer(data)
+    dt = dtype or dt
+    return _finish(np.array(arr, dtype=dt.np, copy=True), dt, requires_grad)
+
+
+def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tensor:
+    """Like ``tensor`` but shares memory with a numpy array (or tensor) when it can."""
+    _check_device(device)
+    if isinstance(data, Tensor):
+        return data if dtype in (None, data.dtype) else data.to(dtype)
+    if isinstance(data, np.ndarray) and (dtype is None or dtype.np == data.dtype):
+        return from_numpy(data)
+    arr, dt = _infer(data)
+    dt = dtype or dt
+    return _make(np.asarray(arr, dtype=dt.np), dt, None)
+
+
+def from_numpy(arr: np.ndarray) -> Tensor:
+    """A tensor sharing ``arr``'s memory: changing one changes the other."""
+    if not isinstance(arr, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(arr).__name__})")
+    return _make(arr, from_numpy_dtype(arr.dtype), None)
+
+
+def _size(size: tuple) -> tuple:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    for s in size:
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(
+                f"zeros(): argument 'size' (position 1) must be tuple of ints, but found element "
+                f"of type {type(s).__name__} at pos 0"
+            )
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"{list(size)}")
+    return tuple(int(s) for s in size)
+
+
+def _filled(value: Any, size: tuple, dtype: dtype | None, requires_grad: bool) -> Tensor:
+    dt = dtype or get_default_dtype()
+    return _finish(np.full(_size(size), value, dtype=dt.np), dt, requires_grad)
+
+
+def zeros(*size: Any, dtype: dtype | None = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    _check_device(device)
+    return _filled(0, size, dtype, requires_grad)
+
+
+def ones(*size: Any, dtype: dtype | None = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:
+    _check_device(device)
+    return _filled(1, size, dtype, requires_grad)
+
+
+def empty(*size: Any, dtype: dtype | None = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    _check_device(device)
+    return _filled(0, size, dtype, requires_grad)  # zeros: deterministic notebooks
+
+
+def full(size: Any, fill_value: Any, *, dtype: dtype | None = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:
+    _check_device(device)
+    if dtype is None:
+        dtype = D.scalar_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
+    return _filled(fill_value, tuple(size) if not isinstance(size, int) else (size,), dtype,
+                   requires_grad)
+
+
+def _like(t: Tensor, value: Any, dtype: dtype | None, requires_grad: bool) -> Tensor:
+    dt = dtype or t.dtype
+    return _finish(np.full(t._data.shape, value, dtype=dt.np), dt, requires_grad)
+
+
+def zeros_like(t: Tensor, *, dtype: dtype | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    return _like(t, 0, dtype, requires_grad)
+
+
+def ones_like(t: Tensor, *, dtype: dtype | None = None, device: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    return _like(t, 1, dtype, requires_grad)
+
+
+def empty_like(t: Tensor, *, dtype: dtype | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    return _like(t, 0, dtype, requires_grad)
+
+
+def full_like(t: Tensor, fill_value: Any, *, dtype: dtype | None = None, device: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    return _like(t, fill_value, dtype, requires_grad)
+
+
+def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtype | None = None,
+           device: Any = None, requires_grad: bool = False) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if vals[2] == 0:
+        raise RuntimeError("step must be nonzero")
+    if (vals[1] - vals[0]) * vals[2] < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    is_float = any(isinstance(v, float) for v in vals)
+    dt = dtype or (get_default_dtype() if is_float else D.int64)
+    n = int(np.ceil((vals[1] - vals[0]) / vals[2]))
+    arr = (vals[0] + np.arange(max(n, 0), dtype=np.float64) * vals[2]).astype(dt.np)
+    return _finish(arr, dt, requires_grad)
+
+
+def linspace(start: float, end: float, steps: int, *, dtype: dtype | None = None,
+             device: Any = None, requires_grad: bool = False) -> Tensor:
+    dt = dtype or get_default_dtype()
+    # torch fills the first half from ``start`` and the second half back from ``end``
+    if steps == 1:
+        arr = np.array([start], dtype=np.float64)
+    else:
+        step = (end - start) / (steps - 1)
+        i = np.arange(steps, dtype=np.float64)
+        half = steps // 2
+        arr = np.where(i < half, start + step * i, end - step * (steps - 1 - i))
+    return _finish(arr.astype(dt.np), dt, requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype: dtype | None = None, device: Any = None,
+        requires_grad: bool = False) -> Tensor:
+    dt = dtype or get_default_dtype()
+    return _finish(np.eye(n, m if m is not None else n, dtype=dt.np), dt, requires_grad)

@@ -1,0 +1,98 @@
+"""Grad mode: whether operations record a graph.
+
+``no_grad``, ``enable_grad`` and ``set_grad_enabled`` work as context managers
+and as decorators, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+
+class _State:
+    __slots__ = ("enabled",)
+
+    def __init__(self) -> None:
+        self.enabled = True
+
+
+STATE = _State()
+
+
+def is_grad_enabled() -> bool:
+    return STATE.enabled
+
+
+class _GradModeContext:
+    """Base of the grad-mode context managers; also usable as a decorator."""
+
+    _target: bool = True
+
+    def __init__(self) -> None:
+        self._prev: list[bool] = []
+
+    def __enter__(self) -> None:
+        self._prev.append(STATE.enabled)
+        STATE.enabled = self._target
+
+    def __exit__(self, *exc: object) -> None:
+        STATE.enabled = self._prev.pop()
+
+    def __call__(self, fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self.clone():
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+    def clone(self) -> _GradModeContext:
+        return type(self)()
+
+
+class no_grad(_GradModeContext):  # noqa: N801
+    """Disable graph recording: results of operations do not require grad."""
+
+    _target = False
+
+
+class enable_grad(_GradModeContext):  # noqa: N801
+    """Enable graph recording (inside a ``no_grad`` block)."""
+
+    _target = True
+
+
+class set_grad_enabled(_GradModeContext):  # noqa: N801
+    """Set grad mode to ``mode``; takes effect at once, and is undone on exit."""
+
+    def __init__(self, mode: bool) -> None:
+        super().__init__()
+        self._target = bool(mode)
+        self._prev.append(STATE.enabled)
+        STATE.enabled = self._target
+
+    def __enter__(self) -> None:
+        pass
+
+    def clone(self) -> set_grad_enabled:
+        ctx = type(self).__new__(type(self))
+        ctx._prev = []
+        ctx._target = self._target
+        return _Enter(ctx)  # type: ignore[return-value]
+
+
+class _Enter(_GradModeContext):
+    """Context manager that applies a ``set_grad_enabled`` mode on each entry."""
+
+    def __init__(self, ctx: set_grad_enabled) -> None:
+        super().__init__()
+        self._target = ctx._target
+
+
+class inference_mode(no_grad):  # noqa: N801
+    """Like ``no_grad`` (this engine has no separate inference tensors)."""
+
+    def __init__(self, mode: bool = True) -> None:
+        super().__init__()
+        self._target = not mode

@@ -1,0 +1,50 @@
+"""Memory accounting: bytes of live tensor storage.
+
+Every tensor's buffer is owned by a ``Storage``. Views, ``detach()`` and
+``.data`` share their source's storage, so shared memory is counted once.
+Values saved for backward keep their storage alive, and so are counted until
+backward frees them -- which is what the memory notebook measures.
+"""
+
+from __future__ import annotations
+
+
+class _Counter:
+    __slots__ = ("allocated", "peak")
+
+    def __init__(self) -> None:
+        self.allocated = 0
+        self.peak = 0
+
+
+_MEM = _Counter()
+
+
+class Storage:
+    """One buffer's bytes, counted while any tensor or saved value refers to it."""
+
+    __slots__ = ("nbytes",)
+
+    def __init__(self, nbytes: int) -> None:
+        self.nbytes = nbytes
+        m = _MEM
+        m.allocated += nbytes
+        if m.allocated > m.peak:
+            m.peak = m.allocated
+
+    def __del__(self) -> None:
+        _MEM.allocated -= self.nbytes
+
+
+def memory_allocated(device: object = None) -> int:
+    """Bytes of tensor storage alive now (saved tensors included)."""
+    return _MEM.allocated
+
+
+def max_memory_allocated(device: object = None) -> int:
+    """The highest ``memory_allocated()`` since the last reset."""
+    return _MEM.peak
+
+
+def reset_peak_memory_stats(device: object = None) -> None:
+    _MEM.peak = _MEM.allocated

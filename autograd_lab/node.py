@@ -1,0 +1,292 @@
+"""Graph nodes: the ``grad_fn`` objects of PyTorch.
+
+A ``Node`` is one recorded operation. Its ``next_functions`` point at the nodes
+that produced its inputs (``AccumulateGrad`` for a leaf, ``None`` for a constant),
+and ``backward`` maps the gradient of its output(s) to gradients of its inputs.
+
+Saved values are version-checked: a node remembers the version of every tensor
+it saved, and refuses to run if one was modified in place since then. After a
+backward without ``retain_graph`` the saved tensors are freed.
+
+Backward formulas are written once and run on numpy arrays (plain backward) or on
+Tensors (``create_graph=True``): operators work on both, and the helpers in
+``ops.common`` dispatch on the type. Grad mode tells a node which one to use.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from typing import TYPE_CHECKING, Any, Callable
+
+from . import _messages as msg
+from .grad_mode import STATE
+
+if TYPE_CHECKING:
+    from .tensor import Tensor
+
+_seq = itertools.count()
+FREED = type("Freed", (), {"__repr__": lambda self: "<freed>"})()  # a released saved value
+_saved_tensors_hooks: list[tuple[Callable, Callable]] = []
+
+
+def _strip(name: str) -> str:
+    """``SigmoidBackward0`` -> ``Sigmoid`` (the op's name, as torch's messages use it)."""
+    i = name.rfind("Backward")
+    return name[:i] if i > 0 else name
+
+
+def _type_str(dtype: Any, shape: tuple) -> str:
+    return f"torch.{dtype._tensor_type} [{', '.join(map(str, shape))}]"
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved.
+
+    An input is kept by reference. An output is kept as its buffer only (not the
+    Tensor), so output -> grad_fn -> saved output makes no reference cycle.
+    """
+
+    __slots__ = ("tensor", "data", "storage", "vc", "version", "dtype", "output_nr",
+                 "producer", "packed", "unpack_hook")
+
+    def __init__(self, t: Tensor, is_output: bool, node: Node | None = None) -> None:
+        self.vc = t._vc
+        self.version = t._vc[0]
+        self.packed = None
+        if _saved_tensors_hooks:
+            pack, self.unpack_hook = _saved_tensors_hooks[-1]
+            self.packed = pack(t)
+        if is_output:
+            self.tensor = None
+            self.data, self.storage, self.dtype = t._data, t._storage, t.dtype
+            self.output_nr = t._output_nr
+            self.producer = node
+        else:
+            self.tensor = t
+            self.producer = None
+
+    def unpack(self, node: Node, as_tensor: bool) -> Any:
+        """The saved value (array or Tensor); raises torch's error if it was modified."""
+        if self.packed is not None:
+            t = self.unpack_hook(self.packed)
+            return t if as_tensor else t._data
+        if self.vc[0] != self.version:
+            self._raise_modified()
+        if self.tensor is not None:
+            return self.tensor if as_tensor else self.tensor._data
+        if not as_tensor:
+            return self.data
+        from .tensor import _make
+
+        out = _make(self.data, self.dtype, self.producer, self.storage, self.vc)
+        out._output_nr = self.output_nr
+        return out
+
+    def _raise_modified(self) -> None:
+        if self.tensor is not None:
+            t = self.tensor
+            fn = t.grad_fn
+            producer = f"output {t._output_nr} of {_strip(fn.name())}" if fn is not None else None
+            type_str = _type_str(t.dtype, t._data.shape)
+        else:
+            producer = f"output {self.output_nr} of {_strip(self.producer.name())}"
+            type_str = _type_str(self.dtype, self.data.shape)
+        raise RuntimeError(msg.version_mismatch(type_str, producer, self.vc[0], self.version))
+
+    @property
+    def saved_version(self) -> int:
+        return self.version
+
+    @property
+    def current_version(self) -> int:
+        return self.vc[0]
+
+    @property
+    def shape(self) -> tuple:
+        return (self.tensor._data if self.tensor is not None else self.data).shape
+
+    @property
+    def nbytes(self) -> int:
+        return (self.tensor._data if self.tensor is not None else self.data).nbytes
+
+
+class Node:
+    """Base of every ``grad_fn``: edges, saved values, hooks, and the call protocol."""
+
+    __slots__ = ("next_functions", "_saved", "_seq", "__dict__", "__weakref__")
+    saved_names: tuple[str, ...] = ()  # what ``_saved_<name>`` may read
+    _freed = False
+    _pre_hooks: list | None = None
+    _post_hooks: list | None = None
+    _tensor_pre_hooks: dict | None = None  # output_nr -> [hook] (Tensor.register_hook)
+    _retained: dict | None = None  # output_nr -> weakref to a tensor with retain_grad()
+    _n_outputs = 1
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    def _sequence_nr(self) -> int:
+        return self._seq
+
+    @property
+    def metadata(self) -> dict:
+        if "metadata" not in self.__dict__:
+            self.__dict__["metadata"] = {}
+        return self.__dict__["metadata"]
+
+    # ---- saved values -------------------------------------------------------------------
+
+    def save(self, name: str, t: Tensor | None) -> None:
+        """Save an input tensor under ``name`` (readable as ``_saved_<name>``)."""
+        self._saved[name] = None if t is None else SavedTensor(t, False)
+
+    def save_output(self, name: str, t: Tensor) -> None:
+        self._saved[name] = SavedTensor(t, True, self)
+
+    def saved(self, name: str) -> Any:
+        """Unpack one saved value: an array in plain backward, a Tensor under create_graph."""
+        v = self._saved[name]
+        if type(v) is SavedTensor:
+            return v.unpack(self, STATE.enabled)
+        if v is FREED:
+            raise RuntimeError(msg.BACKWARD_TWICE)
+        return v
+
+    def _release(self) -> None:
+        """Free saved tensors (backward without retain_graph)."""
+        saved = self._saved
+        for k, v in saved.items():
+            if type(v) is SavedTensor:
+                saved[k] = FREED
+                self._freed = True
+
+    def saved_tensors_info(self) -> list[tuple[str, SavedTensor]]:
+        """The saved tensors still held, by name (for the visual tools)."""
+        return [(k, v) for k, v in self._saved.items() if type(v) is SavedTensor]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_saved_") and name[7:] in type(self).saved_names:
+            v = self._saved.get(name[7:])
+            if type(v) is SavedTensor:
+                return v.unpack(self, True)
+            if v is FREED:
+                raise RuntimeError(msg.BACKWARD_TWICE)
+            return v
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    # ---- hooks ----------------------------------------------------------------------------
+
+    def register_hook(self, fn: Callable) -> _Handle:
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; may return new grad_inputs."""
+        if self._post_hooks is None:
+            self._post_hooks = []
+        self._post_hooks.append(fn)
+        return _Handle(self._post_hooks, fn)
+
+    def register_prehook(self, fn: Callable) -> _Handle:
+        """``fn(grad_outputs)`` runs before this node; may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        self._pre_hooks.append(fn)
+        return _Handle(self._pre_hooks, fn)
+
+    # ---- running --------------------------------------------------------------------------
+
+    def backward(self, *grads: Any) -> tuple:
+        raise NotImplementedError
+
+    def apply(self, grads: list) -> tuple:
+        """Gradients for ``next_functions`` from the gradients of this node's outputs."""
+        out = self.backward(*grads)
+        return out if type(out) is tuple else (out,)
+
+    def __call__(self, *grads: Tensor) -> Any:
+        """Run this node's backward on Tensors, as ``grad_fn(grad)`` does in torch."""
+        from .tensor import Tensor, _wrap_grad
+
+        with _grad_mode(STATE.enabled and any(g.requires_grad for g in grads)):
+            as_tensor = STATE.enabled
+            gs = [g if as_tensor else g._data for g in grads]
+            out = self.apply(gs)
+        res = tuple(None if g is None else g if isinstance(g, Tensor) else _wrap_grad(g)
+                    for g in out)
+        return res if len(res) != 1 else res[0]
+
+
+class AccumulateGrad(Node):
+    """The sink of a leaf: adds the incoming gradient into ``variable.grad``."""
+
+    __slots__ = ()
+
+    def __init__(self, variable: Tensor) -> None:
+        self.next_functions = ()
+        self._saved = {}
+        self._seq = float("inf")  # torch gives it the highest priority: runs as soon as ready
+        self.variable = variable
+
+    def backward(self, grad: Any) -> tuple:
+        return ()
+
+    def _sequence_nr(self) -> int:
+        return 2**64 - 1
+
+
+def grad_accumulator(t: Tensor) -> AccumulateGrad:
+    """The leaf's AccumulateGrad node (one per leaf; the leaf holds it weakly, as torch)."""
+    ref = t._acc
+    acc = ref() if ref is not None else None
+    if acc is None:
+        acc = AccumulateGrad(t)
+        t._acc = weakref.ref(acc)
+    return acc
+
+
+class _Handle:
+    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+
+    __slots__ = ("_list", "_fn")
+
+    def __init__(self, hooks: list, fn: Callable) -> None:
+        self._list, self._fn = hooks, fn
+
+    def remove(self) -> None:
+        if self._fn in self._list:
+            self._list.remove(self._fn)
+
+
+class _grad_mode:  # noqa: N801
+    __slots__ = ("_mode", "_prev")
+
+    def __init__(self, mode: bool) -> None:
+        self._mode = mode
+
+    def __enter__(self) -> None:
+        self._prev = STATE.enabled
+        STATE.enabled = self._mode
+
+    def __exit__(self, *exc: object) -> None:
+        STATE.enabled = self._prev
+
+
+def new_node(cls: type[Node], next_functions: tuple) -> Node:
+    """Create an op node with its edges (the fast path every op goes through)."""
+    node = cls.__new__(cls)
+    node.next_functions = next_functions
+    node._saved = {}
+    node._seq = next(_seq)
+    return node
+
+
+def edge(t: Any) -> tuple:
+    """The edge an op's node keeps to one of its inputs."""
+    fn = getattr(t, "grad_fn", None)
+    if fn is not None:
+        return (fn, t._output_nr)
+    if getattr(t, "_rg", False):
+        return (grad_accumulator(t), 0)
+    return (None, 0)
+

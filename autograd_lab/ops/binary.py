@@ -1,0 +1,463 @@
+"""Elementwise functions of two operands (tensors or Python numbers), with broadcasting.
+
+Each backward returns one gradient per edge; ``reduce`` sums a gradient back to
+its input's shape when the forward broadcast it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._dtype import bool_, get_default_dtype
+from . import common as c
+from .common import (
+    Node,
+    Tensor,
+    binary_args,
+    broadcast_error,
+    float_dtype,
+    make,
+    node_for,
+    sum_to,
+)
+
+
+def _shape(x: Any) -> tuple:
+    return x._data.shape if isinstance(x, Tensor) else ()
+
+
+def _binary(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> tuple[Tensor, Node | None]:
+    a, b, dt = binary_args(x, y, name)
+    try:
+        data = fn(a, b)
+    except ValueError:
+        raise broadcast_error(np.shape(a), np.shape(b)) from None
+    node = node_for(cls, x, y)
+    out = make(data, dt, node)
+    if node is not None:
+        node.shapes = (_shape(x), _shape(y))
+        dx, dy = getattr(x, "dtype", dt), getattr(y, "dtype", dt)
+        node.casts = None if dx is dt and dy is dt else (dx, dy)
+    return out, node
+
+
+class BinaryNode(Node):
+    """A two-input node: ``reduce(i, g)`` gives input i's gradient its shape and dtype back."""
+
+    shapes: tuple = ((), ())
+    casts: tuple | None = None
+
+    def reduce(self, i: int, g: Any) -> Any:
+        g = sum_to(g, self.shapes[i])
+        return g if self.casts is None else c.cast(g, self.casts[i])
+
+    def needs(self, i: int) -> bool:
+        return self.next_functions[i][0] is not None
+
+
+class AddBackward0(BinaryNode):
+    """z = x + alpha * y;  dx = g,  dy = alpha * g"""
+
+    saved_names = ("alpha",)
+
+    def backward(self, g: Any) -> tuple:
+        alpha = self._saved.get("alpha", 1)
+        return (self.reduce(0, g) if self.needs(0) else None,
+                self.reduce(1, g if alpha == 1 else g * alpha) if self.needs(1) else None)
+
+
+def add(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
+    if alpha == 1:
+        out, node = _binary(AddBackward0, np.add, x, y, "add")
+    else:
+        out, node = _binary(AddBackward0, lambda a, b: a + alpha * b, x, y, "add")
+    if node is not None:
+        node._saved["alpha"] = alpha
+    return out
+
+
+class SubBackward0(BinaryNode):
+    """z = x - alpha * y;  dx = g,  dy = -alpha * g"""
+
+    saved_names = ("alpha",)
+
+    def backward(self, g: Any) -> tuple:
+        alpha = self._saved.get("alpha", 1)
+        return (self.reduce(0, g) if self.needs(0) else None,
+                self.reduce(1, -g if alpha == 1 else g * -alpha) if self.needs(1) else None)
+
+
+def sub(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
+    for t in (x, y):
+        if isinstance(t, Tensor) and t.dtype is bool_:
+            raise RuntimeError(
+                "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            )
+    if alpha == 1:
+        out, node = _binary(SubBackward0, np.subtract, x, y, "sub")
+    else:
+        out, node = _binary(SubBackward0, lambda a, b: a - alpha * b, x, y, "sub")
+    if node is not None:
+        node._saved["alpha"] = alpha
+    return out
+
+
+class RsubBackward1(Node):
+    """z = other - alpha * x (other a number);  dx = -alpha * g"""
+
+    saved_names = ("alpha",)
+
+    def backward(self, g: Any) -> Any:
+        alpha = self._saved["alpha"]
+        return -g if alpha == 1 else g * -alpha
+
+
+def rsub(x: Tensor, other: Any, *, alpha: float = 1) -> Tensor:
+    """``other - x`` for a Python number ``other`` (``1 - x``)."""
+    if isinstance(other, Tensor):
+        return sub(other, x, alpha=alpha)
+    a, b, dt = binary_args(x, other, "rsub")
+    node = node_for(RsubBackward1, x)
+    out = make(b - alpha * a if alpha != 1 else b - a, dt, node)
+    if node is not None:
+        node._saved["alpha"] = alpha
+    return out
+
+
+class MulBackward0(BinaryNode):
+    """z = x * y;  dx = g * y,  dy = g * x"""
+
+    saved_names = ("self", "other")
+
+    def backward(self, g: Any) -> tuple:
+        return (self.reduce(0, g * self.saved("other")) if self.needs(0) else None,
+                self.reduce(1, g * self.saved("self")) if self.needs(1) else None)
+
+
+def mul(x: Any, y: Any) -> Tensor:
+    out, node = _binary(MulBackward0, np.multiply, x, y, "mul")
+    if node is not None:
+        # Each factor is saved only when the *other* side needs a gradient.
+        _save_operand(node, "other", y, node.needs(0))
+        _save_operand(node, "self", x, node.needs(1))
+    return out
+
+
+def _save_operand(node: Node, name: str, v: Any, needed: bool) -> None:
+    if not needed:
+        node._saved[name] = None
+    elif isinstance(v, Tensor):
+        node.save(name, v)
+    else:
+        node._saved[name] = v
+
+
+class DivBackward0(BinaryNode):
+    """z = x / y;  dx = g / y,  dy = -g * x / y^2"""
+
+    saved_names = ("self", "other")
+
+    def backward(self, g: Any) -> tuple:
+        y = self.saved("other")
+        gx = self.reduce(0, g / y) if self.needs(0) else None
+        gy = None
+        if self.needs(1):
+            x = self.saved("self")
+            gy = self.reduce(1, -g * x / (y * y))
+        return gx, gy
+
+
+def div(x: Any, y: Any, *, rounding_mode: str | None = None) -> Tensor:
+    if rounding_mode is not None:
+        return _div_rounded(x, y, rounding_mode)
+    a, b, dt = binary_args(x, y, "div")
+    if dt._cat != 2:  # true division of integers gives the default float dtype
+        x = x.to(get_default_dtype()) if isinstance(x, Tensor) else float(x)
+        y = y.to(get_default_dtype()) if isinstance(y, Tensor) else float(y)
+    out, node = _binary(DivBackward0, np.true_divide, x, y, "div")
+    if node is not None:
+        _save_operand(node, "other", y, True)
+        _save_operand(node, "self", x, node.needs(1))
+    return out
+
+
+def _div_rounded(x: Any, y: Any, mode: str) -> Tensor:
+    if mode not in ("trunc", "floor"):
+        raise RuntimeError(
+            f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'"
+        )
+    a, b, dt = binary_args(x, y, "div")
+    with np.errstate(all="ignore"):
+        if dt._cat == 2:
+            q = np.true_divide(a, b)
+            data = np.floor(q) if mode == "floor" else np.trunc(q)
+        else:
+            if np.any(np.asarray(b) == 0):
+                raise RuntimeError("ZeroDivisionError")
+            data = np.floor_divide(a, b) if mode == "floor" else np.trunc(a / b)
+    return make(data, dt, None)
+
+
+def floor_divide(x: Any, y: Any) -> Tensor:
+    return _div_rounded(x, y, "floor")
+
+
+def remainder(x: Any, y: Any) -> Tensor:
+    a, b, dt = binary_args(x, y, "remainder")
+    return make(np.mod(a, b), dt, None)
+
+
+def true_divide_reverse(x: Tensor, other: Any) -> Tensor:
+    """``other / x`` for a number ``other``: ``reciprocal(x) * other``, as torch builds it."""
+    from .unary import reciprocal
+
+    return mul(reciprocal(x), other)
+
+
+class PowBackward1(BinaryNode):
+    """z = x ** y (tensors);  dx = g * y * x^(y-1),  dy = g * z * log(x)"""
+
+    saved_names = ("self", "exponent", "result")
+
+    def backward(self, g: Any) -> tuple:
+        x, y = self.saved("self"), self.saved("exponent")
+        gx = self.reduce(0, g * y * x ** (y - 1)) if self.needs(0) else None
+        gy = None
+        if self.needs(1):
+            z = self.saved("result")
+            # torch defines d/dy x^y = 0 where x == 0 and y >= 0
+            gy = self.reduce(1, c.where((x == 0) & (y >= 0), 0.0, g * z * c.log(x)))
+        return gx, gy
+
+
+class PowBackward2(Node):
+    """z = s ** y (s a number);  dy = g * z * log(s)"""
+
+    saved_names = ("self", "exponent", "result")
+
+    def backward(self, g: Any) -> Any:
+        s = self._saved["self"]
+        z = self.saved("result")
+        if s == 0:
+            y = self.saved("exponent")
+            return c.where(y >= 0, 0.0, g * z * float(np.log(s)))
+        return g * z * float(np.log(s))
+
+
+def pow(x: Any, y: Any) -> Tensor:  # noqa: A001
+    from .unary import pow_scalar
+
+    if isinstance(x, Tensor) and not isinstance(y, Tensor):
+        return pow_scalar(x, y)
+    if not isinstance(x, Tensor):  # number ** tensor
+        a, b, dt = binary_args(x, y, "pow")
+        node = node_for(PowBackward2, y)
+        out = make(np.power(a, b if dt._cat < 2 else b.astype(dt.np)), dt, node)
+        if node is not None:
+            node._saved["self"] = x
+            node.save("exponent", y)
+            node.save_output("result", out)
+        return out
+    out, node = _binary(PowBackward1, np.power, x, y, "pow")
+    if node is not None:
+        node.save("self", x)
+        node.save("exponent", y)
+        node.save_output("result", out)
+    return out
+
+
+class MaximumBackward0(BinaryNode):
+    """z = max(x, y);  the larger side gets g, a tie gives each g/2"""
+
+    saved_names = ("self", "other")
+    _sign = 1
+
+    def backward(self, g: Any) -> tuple:
+        x, y = self.saved("self"), self.saved("other")
+        xwin = (x > y) if self._sign > 0 else (x < y)
+        tie = (x == y) * 0.5
+        gx = self.reduce(0, g * (xwin + tie)) if self.needs(0) else None
+        gy = self.reduce(1, g * ((1 - xwin * 1.0) - tie)) if self.needs(1) else None
+        return gx, gy
+
+
+class MinimumBackward0(MaximumBackward0):
+    """z = min(x, y);  the smaller side gets g, a tie gives each g/2"""
+
+    _sign = -1
+
+
+def _minmax(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> Tensor:
+    if not isinstance(y, Tensor) or not isinstance(x, Tensor):
+        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(y).__name__}")
+    out, node = _binary(cls, fn, x, y, name)
+    if node is not None:
+        node.save("self", x)
+        node.save("other", y)
+    return out
+
+
+def maximum(x: Tensor, y: Tensor) -> Tensor:
+    return _minmax(MaximumBackward0, np.maximum, x, y, "maximum")
+
+
+def minimum(x: Tensor, y: Tensor) -> Tensor:
+    return _minmax(MinimumBackward0, np.minimum, x, y, "minimum")
+
+
+class ClampBackward0(Node):
+    """y = clamp(x, min, max) with tensor bounds;  dx = g where min <= x <= max"""
+
+    saved_names = ("self", "min", "max")
+
+    def backward(self, g: Any) -> tuple:
+        x = self.saved("self")
+        lo, hi = self.saved("min"), self.saved("max")
+        mask = True
+        if lo is not None:
+            mask = x >= lo
+        if hi is not None:
+            mask = (x <= hi) if mask is True else mask & (x <= hi)
+        return sum_to(g * mask, self.shapes[0]), None, None
+
+
+def clamp_tensor(x: Tensor, lo: Any, hi: Any) -> Tensor:
+    data = x._data
+    if lo is not None:
+        data = np.maximum(data, c.to_array(lo))
+    if hi is not None:
+        data = np.minimum(data, c.to_array(hi))
+    node = node_for(ClampBackward0, x, lo, hi)
+    out = make(data, x.dtype, node)
+    if node is not None:
+        node.shapes = (x.shape,)
+        node.save("self", x)
+        for k, v in (("min", lo), ("max", hi)):
+            if isinstance(v, Tensor):
+                node.save(k, v)
+            else:
+                node._saved[k] = v
+    return out
+
+
+class WhereBackward0(BinaryNode):
+    """z = where(cond, x, y);  dx = g where cond,  dy = g where not cond"""
+
+    saved_names = ("condition",)
+
+    def backward(self, g: Any) -> tuple:
+        cond = self._saved["condition"]
+        if isinstance(g, Tensor):
+            cond = make(cond, bool_, None)
+        return (self.reduce(0, c.where(cond, g, 0.0)) if self.needs(0) else None,
+                self.reduce(1, c.where(cond, 0.0, g)) if self.needs(1) else None)
+
+
+def where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    if x is None and y is None:
+        return tuple(make(i, c.int64, None) for i in np.nonzero(c.to_array(condition)))
+    cond = c.to_array(condition)
+    if not isinstance(x, Tensor) and not isinstance(y, Tensor):
+        raise TypeError("where(): expected x or y to be a Tensor")
+    if isinstance(condition, Tensor) and condition.dtype is not bool_:
+        raise RuntimeError(
+            f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{condition.dtype.name.capitalize()}"
+        )
+    a, b, dt = binary_args(x, y, "where")
+    try:
+        data = np.where(cond, a, b)
+    except ValueError:
+        raise broadcast_error(np.shape(cond), np.broadcast_shapes(np.shape(a), np.shape(b))) \
+            from None
+    node = node_for(WhereBackward0, x, y)
+    out = make(data, dt, node)
+    if node is not None:
+        node.shapes = (_shape(x), _shape(y))
+        node._saved["condition"] = np.broadcast_to(cond, data.shape)
+    return out
+
+
+# ---- comparisons and logic (no gradient) ---------------------------------------------------
+
+def _compare(fn: Any, x: Any, y: Any, name: str) -> Tensor:
+    a, b, _ = binary_args(x, y, name)
+    try:
+        return make(fn(a, b), bool_, None)
+    except ValueError:
+        raise broadcast_error(np.shape(a), np.shape(b)) from None
+
+
+def eq(x: Any, y: Any) -> Tensor:
+    return _compare(np.equal, x, y, "eq")
+
+
+def ne(x: Any, y: Any) -> Tensor:
+    return _compare(np.not_equal, x, y, "ne")
+
+
+def lt(x: Any, y: Any) -> Tensor:
+    return _compare(np.less, x, y, "lt")
+
+
+def le(x: Any, y: Any) -> Tensor:
+    return _compare(np.less_equal, x, y, "le")
+
+
+def gt(x: Any, y: Any) -> Tensor:
+    return _compare(np.greater, x, y, "gt")
+
+
+def ge(x: Any, y: Any) -> Tensor:
+    return _compare(np.greater_equal, x, y, "ge")
+
+
+def _logic(fn: Any, x: Any, y: Any, name: str) -> Tensor:
+    a, b, dt = binary_args(x, y, name)
+    if dt._cat == 2:
+        raise RuntimeError(f'"{name}_cpu" not implemented for \'Float\'')
+    return make(fn(a, b), dt, None)
+
+
+def bitwise_and(x: Any, y: Any) -> Tensor:
+    return _logic(np.bitwise_and, x, y, "bitwise_and")
+
+
+def bitwise_or(x: Any, y: Any) -> Tensor:
+    return _logic(np.bitwise_or, x, y, "bitwise_or")
+
+
+def bitwise_xor(x: Any, y: Any) -> Tensor:
+    return _logic(np.bitwise_xor, x, y, "bitwise_xor")
+
+
+def bitwise_not(x: Tensor) -> Tensor:
+    if x.dtype._cat == 2:
+        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
+    return make(np.invert(x._data), x.dtype, None)
+
+
+def logical_not(x: Tensor) -> Tensor:
+    return make(np.logical_not(x._data), bool_, None)
+
+
+def isclose(x: Tensor, y: Any, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Tensor:
+    return make(np.isclose(x._data, c.to_array(y), rtol, atol, equal_nan), bool_, None)
+
+
+def allclose(x: Tensor, y: Any, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> bool:
+    return bool(np.allclose(x._data, c.to_array(y), rtol, atol, equal_nan))
+
+
+def equal(x: Tensor, y: Tensor) -> bool:
+    return x.shape == y.shape and bool(np.array_equal(x._data, y._data))
+
+
+__all__ = [n for n in dir() if not n.startswith("_") and n not in ("Any", "np", "c", "annotations")]
+_ = float_dtype

@@ -1,0 +1,237 @@
+"""What every op shares: argument handling, graph recording, and the backward helpers.
+
+Backward formulas run on numpy arrays in a plain backward and on Tensors under
+``create_graph=True``; the helpers below (``sum_to``, ``expand`` ...) accept both.
+"""
+
+from __future__ import annotations
+
+from numbers import Number
+from typing import Any
+
+import numpy as np
+
+from .._dtype import dtype, get_default_dtype, int64, result_type
+from ..grad_mode import STATE
+from ..node import Node, grad_accumulator, new_node
+from ..tensor import Tensor, _make
+
+__all__ = [
+    "Node", "Tensor", "STATE", "binary_args", "broadcast_error", "expand", "is_tensor_mode",
+    "make", "needs_grad", "node_for", "reshape", "sum_to", "to_array", "unary_data",
+]
+
+ndarray = np.ndarray
+
+
+def is_tensor_mode(x: Any) -> bool:
+    return isinstance(x, Tensor)
+
+
+def make(data: Any, dt: dtype, node: Node | None) -> Tensor:
+    """Wrap an op's result; numpy's 0-d scalars become arrays of the torch dtype."""
+    if type(data) is not ndarray or data.dtype is not dt.np:
+        data = np.asarray(data, dtype=dt.np)
+    return _make(data, dt, node)
+
+
+def needs_grad(*xs: Any) -> bool:
+    if not STATE.enabled:
+        return False
+    for x in xs:
+        if isinstance(x, Tensor) and x._rg:
+            return True
+    return False
+
+
+def node_for(cls: type[Node], *inputs: Any) -> Node | None:
+    """A new node of ``cls`` with an edge per input, or None when no grad is needed."""
+    if not STATE.enabled:
+        return None
+    rg = False
+    for x in inputs:
+        if isinstance(x, Tensor) and x._rg:
+            rg = True
+            break
+    if not rg:
+        return None
+    return new_node(cls, tuple(_edge(x) for x in inputs))
+
+
+def _edge(x: Any) -> tuple:
+    if isinstance(x, Tensor):
+        fn = x.grad_fn
+        if fn is not None:
+            return (fn, x._output_nr)
+        if x._rg:
+            return (grad_accumulator(x), 0)
+    return (None, 0)
+
+
+def to_array(x: Any) -> Any:
+    return x._data if isinstance(x, Tensor) else x
+
+
+def _check_scalar(x: Any, op: str) -> None:
+    if not isinstance(x, (Number, np.bool_, np.number)):
+        raise TypeError(
+            f"{op}(): argument 'other' (position 1) must be Tensor or Number, not "
+            f"{type(x).__name__}"
+        )
+
+
+def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]:
+    """The two operands as arrays (or Python numbers) and torch's result dtype."""
+    if isinstance(x, Tensor):
+        if isinstance(y, Tensor):
+            dt = x.dtype if x.dtype is y.dtype else result_type(x, y)
+            return x._data, y._data, dt
+        _check_scalar(y, op)
+        return x._data, y, _with_scalar(x.dtype, y)
+    _check_scalar(x, op)
+    return x, y._data, _with_scalar(y.dtype, x)
+
+
+def _with_scalar(d: dtype, s: Any) -> dtype:
+    """A tensor's dtype combined with a Python number (which never widens its category)."""
+    if isinstance(s, (bool, np.bool_)):
+        return d
+    if isinstance(s, (int, np.integer)):
+        return d if d._cat >= 1 else int64
+    return d if d._cat == 2 else get_default_dtype()
+
+
+def broadcast_error(a: tuple, b: tuple) -> RuntimeError:
+    """torch's message for shapes that do not broadcast."""
+    n = max(len(a), len(b))
+    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    for i in range(n - 1, -1, -1):
+        if pa[i] != pb[i] and pa[i] != 1 and pb[i] != 1:
+            return RuntimeError(
+                f"The size of tensor a ({pa[i]}) must match the size of tensor b ({pb[i]}) "
+                f"at non-singleton dimension {i}"
+            )
+    return RuntimeError(f"shapes {list(a)} and {list(b)} cannot be broadcast")
+
+
+def unary_data(x: Any, op: str) -> np.ndarray:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(x).__name__}")
+    return x._data
+
+
+def float_dtype(x: Tensor) -> dtype:
+    """Result dtype of a floating-point function (ints and bools become the default)."""
+    return x.dtype if x.dtype._cat == 2 else get_default_dtype()
+
+
+# ---- backward helpers: arrays or Tensors ---------------------------------------------------
+
+def sum_to(g: Any, shape: tuple) -> Any:
+    """Undo broadcasting: sum ``g`` down to ``shape`` ("sum in reverse")."""
+    gshape = g.shape
+    if gshape == shape:
+        return g
+    lead = len(gshape) - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1
+    )
+    if isinstance(g, Tensor):
+        if axes:
+            g = g.sum(dim=axes, keepdim=True)
+        return g.reshape(shape) if g.shape != shape else g
+    g = g.sum(axis=axes, keepdims=True) if axes else g
+    return g.reshape(shape)
+
+
+def expand(g: Any, shape: tuple) -> Any:
+    if isinstance(g, Tensor):
+        return g.expand(shape)
+    return np.broadcast_to(g, shape)
+
+
+def reshape(g: Any, shape: tuple) -> Any:
+    return g.reshape(shape)
+
+
+def cast(g: Any, dt: dtype) -> Any:
+    """Give a gradient its input's dtype (mixed-dtype ops)."""
+    if isinstance(g, Tensor):
+        return g if g.dtype is dt else g.to(dt)
+    return g if g.dtype == dt.np else np.asarray(g, dtype=dt.np)
+
+
+def exp(x: Any) -> Any:
+    return x.exp() if isinstance(x, Tensor) else np.exp(x)
+
+
+def log(x: Any) -> Any:
+    return x.log() if isinstance(x, Tensor) else np.log(x)
+
+
+def sin(x: Any) -> Any:
+    return x.sin() if isinstance(x, Tensor) else np.sin(x)
+
+
+def cos(x: Any) -> Any:
+    return x.cos() if isinstance(x, Tensor) else np.cos(x)
+
+
+def sign(x: Any) -> Any:
+    return x.sign() if isinstance(x, Tensor) else np.sign(x)
+
+
+def where(c: Any, a: Any, b: Any) -> Any:
+    if isinstance(a, Tensor) or isinstance(b, Tensor) or isinstance(c, Tensor):
+        from .binary import where as twhere
+
+        return twhere(c, a, b)
+    return np.where(c, a, b)
+
+
+def swap_last(x: Any) -> Any:
+    """Matrix transpose of the last two dims."""
+    if isinstance(x, Tensor):
+        return x.transpose(-1, -2)
+    return np.swapaxes(x, -1, -2)
+
+
+def matmul(a: Any, b: Any) -> Any:
+    return a @ b
+
+
+def unsqueeze(x: Any, dim: int) -> Any:
+    if isinstance(x, Tensor):
+        return x.unsqueeze(dim)
+    return np.expand_dims(x, dim)
+
+
+def zeros_like_data(x: Any) -> Any:
+    return np.zeros(x.shape, dtype=x.dtype) if not isinstance(x, Tensor) else x.new_zeros(x.shape)
+
+
+def sum_keep(x: Any, axes: tuple) -> Any:
+    """Sum over ``axes`` keeping them as size-1 dims."""
+    if isinstance(x, Tensor):
+        return x.sum(dim=axes, keepdim=True)
+    return x.sum(axis=axes, keepdims=True)
+
+
+def norm_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """``dim`` (int, tuple, list or None) as sorted non-negative axes; torch's range error."""
+    if dim is None:
+        return tuple(range(ndim))
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    n = max(ndim, 1)
+    out = []
+    for d in dims:
+        if not -n <= d < n:
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})"
+            )
+        d = d % n if ndim else 0
+        if d in out:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        out.append(d)
+    return tuple(sorted(out))

@@ -1,0 +1,705 @@
+"""Movement ops: views (reshape, transpose, select, slice ...), indexing, cat and stack.
+
+A view shares its base's memory and version counter. Its backward puts the
+gradient back where the view came from: ``embed`` scatters it into zeros.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+from .._dtype import bool_, int64
+from .._dtype import dtype as DType
+from ..tensor import _make
+from . import common as c
+from .common import Node, Tensor, make, node_for, norm_dims
+
+
+def _dim1(d: int, ndim: int) -> int:
+    (d,) = norm_dims(d, ndim)
+    return d
+
+
+def _view(x: Tensor, data: np.ndarray, node: Node | None, fn: Callable) -> Tensor:
+    """A result that aliases ``x``: same storage and version counter, base recorded."""
+    out = _make(data, x.dtype, node, x._storage, x._vc)
+    base = x._base if x._base is not None else x
+    out._base = base
+    prev = x.__dict__.get("_view_fn")
+    out._view_fn = fn if prev is None else (lambda a, p=prev, f=fn: f(p(a)))
+    return out
+
+
+# ---- gradient scatter (differentiable, for create_graph) ------------------------------------
+
+class EmbedBackward0(Node):
+    """z = zeros(shape) with g added at ``key``;  dg = gz[key]"""
+
+    saved_names = ("key",)
+
+    def backward(self, gz: Any) -> Any:
+        return gz[self._saved["key"]]
+
+
+def embed(g: Any, shape: tuple, key: Any) -> Any:
+    """zeros(shape) with ``g`` added at ``key`` (repeated indices accumulate)."""
+    if isinstance(g, Tensor):
+        data = np.zeros(shape, dtype=g.dtype.np)
+        np.add.at(data, _np_key(key), g._data)
+        node = node_for(EmbedBackward0, g)
+        out = make(data, g.dtype, node)
+        if node is not None:
+            node._saved["key"] = key
+        return out
+    out = np.zeros(shape, dtype=np.result_type(g))
+    np.add.at(out, key, g)
+    return out
+
+
+def _np_key(key: Any) -> Any:
+    if isinstance(key, tuple):
+        return tuple(k._data if isinstance(k, Tensor) else k for k in key)
+    return key._data if isinstance(key, Tensor) else key
+
+
+# ---- reshape family -------------------------------------------------------------------------
+
+class ViewBackward0(Node):
+    """y = x.view(shape);  dx = g.view(x.shape)"""
+
+    saved_names = ("self_sym_sizes",)
+
+    def backward(self, g: Any) -> Any:
+        return c.reshape(g, self._saved["self_sym_sizes"])
+
+
+class UnsafeViewBackward0(ViewBackward0):
+    """y = reshape of a fresh copy;  dx = g.view(x.shape)"""
+
+
+def _infer_shape(shape: tuple, numel: int) -> tuple:
+    shape = tuple(int(s) for s in shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = 1
+    for s in shape:
+        if s != -1:
+            if s < 0:
+                raise RuntimeError(f"invalid shape dimension {s}")
+            known *= s
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+def _shape_arg(shape: tuple) -> tuple:
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        return tuple(shape[0])
+    return tuple(shape)
+
+
+def view(x: Tensor, *shape: Any) -> Tensor:
+    if len(shape) == 1 and isinstance(shape[0], DType):
+        raise NotImplementedError("view(dtype) is not supported")
+    shape = _infer_shape(_shape_arg(shape), x._data.size)
+    try:
+        data = np.reshape(x._data, shape, copy=False)
+    except ValueError:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        ) from None
+    except TypeError:  # numpy < 2.1 has no copy=
+        data = x._data.view()
+        data.shape = shape
+    node = node_for(ViewBackward0, x)
+    if node is not None:
+        node._saved["self_sym_sizes"] = x._data.shape
+    return _view(x, data, node, lambda a: a.reshape(shape))
+
+
+def reshape(x: Tensor, *shape: Any) -> Tensor:
+    shape = _infer_shape(_shape_arg(shape), x._data.size)
+    if x._data.flags.c_contiguous or x._data.size <= 1:
+        return view(x, shape)
+    y = clone(x)  # torch: a non-contiguous reshape copies (CloneBackward0), then views
+    node = node_for(UnsafeViewBackward0, y)
+    out = make(y._data.reshape(shape), y.dtype, node)
+    if node is not None:
+        node._saved["self_sym_sizes"] = y._data.shape
+    return out
+
+
+def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    nd = x._data.ndim
+    if nd == 0:
+        return reshape(x, (1,))
+    s, e = _dim1(start_dim, nd), _dim1(end_dim, nd)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return x
+    shp = x._data.shape
+    n = 1
+    for d in shp[s:e + 1]:
+        n *= d
+    return reshape(x, shp[:s] + (n,) + shp[e + 1:])
+
+
+def unflatten(x: Tensor, dim: int, sizes: tuple) -> Tensor:
+    d = _dim1(dim, x._data.ndim)
+    shp = x._data.shape
+    return view(x, shp[:d] + tuple(sizes) + shp[d + 1:])
+
+
+# ---- transposes -----------------------------------------------------------------------------
+
+class PermuteBackward0(Node):
+    """y = x.permute(dims);  dx = g.permute(inverse(dims))"""
+
+    saved_names = ("dims",)
+
+    def backward(self, g: Any) -> Any:
+        inv = tuple(np.argsort(self._saved["dims"]))
+        return g.permute(*inv) if isinstance(g, Tensor) else np.transpose(g, inv)
+
+
+def permute(x: Tensor, *dims: Any) -> Tensor:
+    dims = _shape_arg(dims)
+    nd = x._data.ndim
+    if len(dims) != nd:
+        raise RuntimeError(
+            f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
+            f"to len(dims) = {len(dims)}"
+        )
+    dims = tuple(_dim1(d, nd) for d in dims)
+    if len(set(dims)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    node = node_for(PermuteBackward0, x)
+    if node is not None:
+        node._saved["dims"] = dims
+    return _view(x, np.transpose(x._data, dims), node, lambda a: np.transpose(a, dims))
+
+
+class TransposeBackward0(Node):
+    """y = x.transpose(d0, d1);  dx = g.transpose(d0, d1)"""
+
+    saved_names = ("dim0", "dim1")
+
+    def backward(self, g: Any) -> Any:
+        d0, d1 = self._saved["dim0"], self._saved["dim1"]
+        return g.transpose(d0, d1) if isinstance(g, Tensor) else np.swapaxes(g, d0, d1)
+
+
+def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
+    nd = x._data.ndim
+    d0, d1 = _dim1(dim0, nd), _dim1(dim1, nd)
+    node = node_for(TransposeBackward0, x)
+    if node is not None:
+        node._saved.update(dim0=d0, dim1=d1)
+    data = np.swapaxes(x._data, d0, d1) if nd else x._data
+    return _view(x, data, node, lambda a: np.swapaxes(a, d0, d1) if a.ndim else a)
+
+
+class TBackward0(Node):
+    """y = x.t();  dx = g.t()"""
+
+    def backward(self, g: Any) -> Any:
+        return g.t() if isinstance(g, Tensor) else g.T
+
+
+def t(x: Tensor) -> Tensor:
+    nd = x._data.ndim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    return _view(x, x._data.T, node_for(TBackward0, x), lambda a: a.T)
+
+
+def T(x: Tensor) -> Tensor:  # noqa: N802
+    nd = x._data.ndim
+    if nd != 2 and nd != 0:
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+            "reverse the dimensions of a tensor.", UserWarning, stacklevel=3,
+        )
+    return permute(x, tuple(range(nd - 1, -1, -1)))
+
+
+def mT(x: Tensor) -> Tensor:  # noqa: N802
+    if x._data.ndim < 2:
+        raise RuntimeError(
+            f"tensor.mT is only supported on matrices or batches of matrices. Got "
+            f"{x._data.ndim}-D tensor."
+        )
+    return transpose(x, -2, -1)
+
+
+# ---- size-1 dims and broadcasting -----------------------------------------------------------
+
+class UnsqueezeBackward0(Node):
+    """y = x.unsqueeze(dim);  dx = g.squeeze(dim)"""
+
+    saved_names = ("dim",)
+
+    def backward(self, g: Any) -> Any:
+        shape = list(g.shape)
+        del shape[self._saved["dim"]]
+        return c.reshape(g, tuple(shape))
+
+
+def unsqueeze(x: Tensor, dim: int) -> Tensor:
+    d = _dim1(dim, x._data.ndim + 1)
+    node = node_for(UnsqueezeBackward0, x)
+    if node is not None:
+        node._saved["dim"] = d
+    return _view(x, np.expand_dims(x._data, d), node, lambda a: np.expand_dims(a, d))
+
+
+class SqueezeBackward0(Node):
+    """y = x.squeeze();  dx = g.view(x.shape)"""
+
+    saved_names = ("self_sym_sizes",)
+
+    def backward(self, g: Any) -> Any:
+        return c.reshape(g, self._saved["self_sym_sizes"])
+
+
+class SqueezeBackward1(SqueezeBackward0):
+    """y = x.squeeze(dim);  dx = g.unsqueeze(dim)"""
+
+    saved_names = ("dim", "self_sym_sizes")
+
+
+class SqueezeBackward2(SqueezeBackward0):
+    """y = x.squeeze(dims);  dx = g.view(x.shape)"""
+
+    saved_names = ("dim", "self_sym_sizes")
+
+
+class SqueezeBackward4(SqueezeBackward2):
+    """y = x.squeeze(dims) inside matmul;  dx = g.view(x.shape)"""
+
+
+def squeeze(x: Tensor, dim: Any = None, *, _cls: type[Node] | None = None) -> Tensor:
+    shp = x._data.shape
+    if dim is None:
+        axes = tuple(i for i, s in enumerate(shp) if s == 1)
+        cls = SqueezeBackward0
+    else:
+        dims = norm_dims(dim, len(shp)) if shp else ()
+        axes = tuple(d for d in dims if shp[d] == 1)
+        cls = SqueezeBackward1 if isinstance(dim, int) else SqueezeBackward2
+    cls = _cls or cls
+    node = node_for(cls, x)
+    if node is not None:
+        node._saved["self_sym_sizes"] = shp
+        if dim is not None:
+            node._saved["dim"] = dim if isinstance(dim, int) else tuple(dim)
+    return _view(x, np.squeeze(x._data, axes) if axes else x._data, node,
+                 lambda a: np.squeeze(a, axes) if axes else a)
+
+
+class ExpandBackward0(Node):
+    """y = x.expand(shape);  dx = g summed over the expanded dims"""
+
+    saved_names = ("self_sym_sizes",)
+
+    def backward(self, g: Any) -> Any:
+        return c.sum_to(g, self._saved["self_sym_sizes"])
+
+
+def expand(x: Tensor, *shape: Any) -> Tensor:
+    shape = _shape_arg(shape)
+    src = x._data.shape
+    if len(shape) < len(src):
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{{list(src)}}}, size={list(shape)}): the number of sizes "
+            f"provided ({len(shape)}) must be greater or equal to the number of dimensions in "
+            f"the tensor ({len(src)})"
+        )
+    lead = len(shape) - len(src)
+    full = tuple(src[i - lead] if (s == -1 and i >= lead) else s for i, s in enumerate(shape))
+    for i, s in enumerate(src):
+        if s != 1 and s != full[i + lead]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({full[i + lead]}) must match the existing "
+                f"size ({s}) at non-singleton dimension {i + lead}.  Target sizes: "
+                f"{list(shape)}.  Tensor sizes: {list(src)}"
+            )
+    node = node_for(ExpandBackward0, x)
+    if node is not None:
+        node._saved["self_sym_sizes"] = src
+    return _view(x, np.broadcast_to(x._data, full), node, lambda a: np.broadcast_to(a, full))
+
+
+def expand_as(x: Tensor, other: Tensor) -> Tensor:
+    return expand(x, other.shape)
+
+
+# ---- copies ------------------------------------------------------------------------------
+
+class CloneBackward0(Node):
+    """y = clone(x);  dx = g"""
+
+    def backward(self, g: Any) -> Any:
+        return g
+
+
+def clone(x: Tensor, *, memory_format: Any = None) -> Tensor:
+    return make(np.array(x._data, order="C", copy=True), x.dtype, node_for(CloneBackward0, x))
+
+
+def contiguous(x: Tensor, memory_format: Any = None) -> Tensor:
+    return x if x._data.flags.c_contiguous else clone(x)
+
+
+class ToCopyBackward0(Node):
+    """y = x.to(dtype);  dx = g.to(x.dtype)"""
+
+    saved_names = ("self_sym_sizes",)
+
+    def backward(self, g: Any) -> Any:
+        return c.cast(g, self.src_dtype)
+
+
+def to_dtype(x: Tensor, dt: DType, copy: bool = False) -> Tensor:
+    if dt is x.dtype and not copy:
+        return x
+    if x._rg and not dt.is_floating_point and c.STATE.enabled:
+        node = None  # integer results never require grad
+    else:
+        node = node_for(ToCopyBackward0, x)
+    out = make(x._data.astype(dt.np), dt, node)
+    if node is not None:
+        node.src_dtype = x.dtype
+        node._saved["self_sym_sizes"] = x._data.shape
+    return out
+
+
+class AliasBackward0(Node):
+    """y = x[...] (an alias);  dx = g"""
+
+    def backward(self, g: Any) -> Any:
+        return g
+
+
+class FlipBackward0(Node):
+    """y = flip(x, dims);  dx = flip(g, dims)"""
+
+    saved_names = ("dims",)
+
+    def backward(self, g: Any) -> Any:
+        dims = self._saved["dims"]
+        return g.flip(dims) if isinstance(g, Tensor) else np.flip(g, dims)
+
+
+def flip(x: Tensor, dims: Any) -> Tensor:
+    dims = norm_dims(dims, x._data.ndim)
+    node = node_for(FlipBackward0, x)
+    if node is not None:
+        node._saved["dims"] = dims
+    return make(np.flip(x._data, dims).copy(), x.dtype, node)
+
+
+# ---- indexing -------------------------------------------------------------------------------
+
+class SelectBackward0(Node):
+    """y = x.select(dim, index);  dx = zeros with g at that index"""
+
+    saved_names = ("dim", "index", "self_sym_sizes")
+
+    def backward(self, g: Any) -> Any:
+        d, i = self._saved["dim"], self._saved["index"]
+        return embed(g, self._saved["self_sym_sizes"], (slice(None),) * d + (i,))
+
+
+def select(x: Tensor, dim: int, index: int) -> Tensor:
+    shp = x._data.shape
+    if not shp:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    d = _dim1(dim, len(shp))
+    n = shp[d]
+    if not -n <= index < n:
+        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {n}")
+    i = index % n
+    key = (slice(None),) * d + (i, Ellipsis)  # Ellipsis keeps a 0-d result a view
+    node = node_for(SelectBackward0, x)
+    if node is not None:
+        node._saved.update(dim=d, index=i, self_sym_sizes=shp)
+    return _view(x, x._data[key], node, lambda a: a[key])
+
+
+class SliceBackward0(Node):
+    """y = x[start:end:step] along dim;  dx = zeros with g in the slice"""
+
+    saved_names = ("dim", "start", "end", "step", "self_sym_sizes")
+
+    def backward(self, g: Any) -> Any:
+        s = self._saved
+        key = (slice(None),) * s["dim"] + (slice(s["start"], s["end"], s["step"]),)
+        return embed(g, s["self_sym_sizes"], key)
+
+
+def slice_dim(x: Tensor, dim: int, start: Any, end: Any, step: Any) -> Tensor:
+    shp = x._data.shape
+    d = _dim1(dim, len(shp))
+    if step is not None and step <= 0:
+        raise ValueError("step must be greater than zero")
+    start_, end_, step_ = slice(start, end, step).indices(shp[d])
+    end_ = max(end_, start_)
+    key = (slice(None),) * d + (slice(start_, end_, step_),)
+    node = node_for(SliceBackward0, x)
+    if node is not None:
+        node._saved.update(dim=d, start=start_, end=end_, step=step_, self_sym_sizes=shp)
+    return _view(x, x._data[key], node, lambda a: a[key])
+
+
+def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
+    return slice_dim(x, dim, start, start + length, 1)
+
+
+class IndexBackward0(Node):
+    """y = x[indices] (advanced indexing);  dx = zeros with g added at the indices"""
+
+    saved_names = ("indices", "self_sym_sizes")
+
+    def backward(self, g: Any) -> Any:
+        return embed(g, self._saved["self_sym_sizes"], self._saved["indices"])
+
+
+def _is_advanced(k: Any) -> bool:
+    if isinstance(k, Tensor):
+        return k._data.ndim > 0 or k.dtype is bool_
+    return isinstance(k, (list, np.ndarray)) or (isinstance(k, bool))
+
+
+def _index_array(k: Any) -> np.ndarray:
+    if isinstance(k, Tensor):
+        if k.dtype._cat == 2:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        return k._data
+    arr = np.asarray(k)
+    if arr.dtype.kind == "f":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return arr
+
+
+def getitem(x: Tensor, key: Any) -> Tensor:
+    """``x[key]``: ints select, slices slice, None unsqueezes, arrays and masks gather."""
+    if not isinstance(key, tuple):
+        if isinstance(key, slice):  # a lone slice is always recorded, even ``x[:]``
+            return slice_dim(x, 0, key.start, key.stop, key.step)
+        key = (key,)
+    if len(key) == 1 and key[0] is Ellipsis:
+        node = node_for(AliasBackward0, x)
+        return _view(x, x._data[...], node, lambda a: a[...])
+    n_real = sum(1 for k in key if k is not None and k is not Ellipsis
+                 and not (isinstance(k, Tensor) and k.dtype is bool_)
+                 and not (isinstance(k, (np.ndarray, list)) and np.asarray(k).dtype == bool)
+                 and not isinstance(k, bool))
+    n_real += sum(np.ndim(_index_array(k)) for k in key
+                  if (isinstance(k, Tensor) and k.dtype is bool_)
+                  or (isinstance(k, (np.ndarray, list)) and np.asarray(k).dtype == bool))
+    nd = x._data.ndim
+    if n_real > nd:
+        raise IndexError(f"too many indices for tensor of dimension {nd}")
+    out, dim, advanced = x, 0, []
+    for k in key:
+        if k is Ellipsis:
+            skip = nd - n_real
+            advanced.extend([slice(None)] * skip)
+            dim += skip
+        elif k is None:
+            out = unsqueeze(out, dim)
+            advanced.append(slice(None))
+            dim += 1
+        elif isinstance(k, slice):
+            full = k.start in (None, 0) and k.stop is None and k.step in (None, 1)
+            if not full:
+                out = slice_dim(out, dim, k.start, k.stop, k.step)
+            advanced.append(slice(None))
+            dim += 1
+        elif _is_advanced(k):
+            arr = _index_array(k)
+            advanced.append(arr)
+            dim += arr.ndim if arr.dtype == bool else 1
+        else:
+            i = int(k)
+            out = select(out, dim, i)
+    if any(not isinstance(a, slice) for a in advanced):
+        return _advanced(out, tuple(advanced))
+    return out
+
+
+def _advanced(x: Tensor, key: tuple) -> Tensor:
+    shp = x._data.shape
+    try:
+        data = x._data[key]
+    except IndexError as e:
+        raise IndexError(_torch_index_error(str(e), shp)) from None
+    node = node_for(IndexBackward0, x)
+    if node is not None:
+        node._saved.update(indices=key, self_sym_sizes=shp)
+    return make(data, x.dtype, node)
+
+
+def _torch_index_error(err: str, shp: tuple) -> str:
+    # numpy: "index 5 is out of bounds for axis 0 with size 3" -> torch's wording
+    if "out of bounds" in err:
+        return err.replace("axis", "dimension")
+    return err
+
+
+class CatBackward0(Node):
+    """y = cat(xs, dim);  each dx_i = g's slice of that input's size"""
+
+    saved_names = ("dim",)
+
+    def backward(self, g: Any) -> tuple:
+        d = self._saved["dim"]
+        out, start = [], 0
+        for n in self.sizes:
+            out.append(g[(slice(None),) * d + (slice(start, start + n),)])
+            start += n
+        return tuple(out)
+
+
+def cat(tensors: Any, dim: int = 0) -> Tensor:
+    ts = [t for t in tensors]
+    if not ts:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t_ in enumerate(ts):
+        if not isinstance(t_, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(t_).__name__}")
+    nd = max(t_._data.ndim for t_ in ts)
+    if nd == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = _dim1(dim, nd)
+    dt = ts[0].dtype
+    for t_ in ts[1:]:
+        dt = c.result_type(Tensor.__new__(Tensor) if False else t_, *([ts[0]]))
+    parts = [t_._data for t_ in ts if not (t_._data.ndim == 1 and t_._data.shape[0] == 0)]
+    try:
+        data = np.concatenate([p.astype(dt.np, copy=False) for p in parts], axis=d)
+    except ValueError:
+        ref = ts[0]._data.shape
+        for i, t_ in enumerate(ts):
+            s = t_._data.shape
+            if len(s) != len(ref):
+                raise RuntimeError(
+                    f"Tensors must have same number of dimensions: got {len(ref)} and {len(s)}"
+                ) from None
+            for j in range(len(ref)):
+                if j != d and s[j] != ref[j]:
+                    raise RuntimeError(
+                        f"Sizes of tensors must match except in dimension {d}. Expected size "
+                        f"{ref[j]} but got size {s[j]} for tensor number {i} in the list."
+                    ) from None
+        raise
+    node = node_for(CatBackward0, *ts)
+    if node is not None:
+        node._saved["dim"] = d
+        node.sizes = [t_._data.shape[d] if t_._data.ndim else 0 for t_ in ts]
+    return make(data, dt, node)
+
+
+class StackBackward0(Node):
+    """y = stack(xs, dim);  each dx_i = g.select(dim, i)"""
+
+    saved_names = ("dim",)
+
+    def backward(self, g: Any) -> tuple:
+        d = self._saved["dim"]
+        return tuple(g[(slice(None),) * d + (i,)] for i in range(self.n))
+
+
+def stack(tensors: Any, dim: int = 0) -> Tensor:
+    ts = list(tensors)
+    if not ts:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    ref = ts[0]._data.shape
+    for i, t_ in enumerate(ts):
+        if t_._data.shape != ref:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 "
+                f"and {list(t_._data.shape)} at entry {i}"
+            )
+    d = _dim1(dim, len(ref) + 1)
+    dt = ts[0].dtype
+    for t_ in ts[1:]:
+        dt = c.result_type(ts[0], t_) if t_.dtype is not dt else dt
+    data = np.stack([t_._data.astype(dt.np, copy=False) for t_ in ts], axis=d)
+    node = node_for(StackBackward0, *ts)
+    if node is not None:
+        node._saved["dim"] = d
+        node.n = len(ts)
+    return make(data, dt, node)
+
+
+class RepeatBackward0(Node):
+    """y = x.repeat(reps);  dx = g summed over the repeated tiles"""
+
+    saved_names = ("repeats", "self_sym_sizes")
+
+    def backward(self, g: Any) -> Any:
+        reps, shp = self._saved["repeats"], self._saved["self_sym_sizes"]
+        lead = len(reps) - len(shp)
+        full = (1,) * lead + tuple(shp)
+        split = []
+        for r, s in zip(reps, full):
+            split += [r, s]
+        g = c.reshape(g, tuple(split))
+        g = c.sum_keep(g, tuple(range(0, 2 * len(reps), 2)))
+        return c.reshape(g, tuple(shp))
+
+
+def repeat(x: Tensor, *reps: Any) -> Tensor:
+    reps = _shape_arg(reps)
+    if len(reps) < x._data.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    node = node_for(RepeatBackward0, x)
+    if node is not None:
+        node._saved.update(repeats=tuple(reps), self_sym_sizes=x._data.shape)
+    return make(np.tile(x._data, reps), x.dtype, node)
+
+
+def unbind(x: Tensor, dim: int = 0) -> tuple:
+    d = _dim1(dim, x._data.ndim)
+    return tuple(select(x, d, i) for i in range(x._data.shape[d]))
+
+
+def split(x: Tensor, split_size: Any, dim: int = 0) -> tuple:
+    d = _dim1(dim, x._data.ndim)
+    n = x._data.shape[d]
+    if isinstance(split_size, int):
+        sizes = [split_size] * (n // split_size) + ([n % split_size] if n % split_size else [])
+    else:
+        sizes = list(split_size)
+    out, start = [], 0
+    for s in sizes:
+        out.append(slice_dim(x, d, start, start + s, 1))
+        start += s
+    return tuple(out)
+
+
+def chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple:
+    d = _dim1(dim, x._data.ndim)
+    n = x._data.shape[d]
+    size = -(-n // chunks)
+    return split(x, size, d)
+
+
+_ = (int64,)

@@ -1,0 +1,362 @@
+"""Elementwise functions of one tensor: y = f(x), dx = g * f'(x)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import common as c
+from .common import Node, Tensor, float_dtype, make, node_for, unary_data
+
+
+def _float_op(cls: type[Node], fn: Any, x: Tensor, name: str, save: str) -> Tensor:
+    """Run ``fn`` elementwise; save the input ("self") or the output ("result")."""
+    data, dt = unary_data(x, name), float_dtype(x)
+    if x.dtype._cat != 2:
+        data = data.astype(dt.np)
+    node = node_for(cls, x)
+    out = make(fn(data), dt, node)
+    if node is not None:
+        if save == "self":
+            node.save("self", x)
+        elif save == "result":
+            node.save_output("result", out)
+    return out
+
+
+class NegBackward0(Node):
+    """y = -x;  dx = -g"""
+
+    def backward(self, g: Any) -> Any:
+        return -g
+
+
+def neg(x: Tensor) -> Tensor:
+    data = unary_data(x, "neg")
+    if x.dtype._cat == 0:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+            "to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+    return make(np.negative(data), x.dtype, node_for(NegBackward0, x))
+
+
+class ExpBackward0(Node):
+    """y = exp(x);  dx = g * y"""
+
+    saved_names = ("result",)
+
+    def backward(self, g: Any) -> Any:
+        return g * self.saved("result")
+
+
+def exp(x: Tensor) -> Tensor:
+    return _float_op(ExpBackward0, np.exp, x, "exp", "result")
+
+
+class LogBackward0(Node):
+    """y = log(x);  dx = g / x"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        return g / self.saved("self")
+
+
+def log(x: Tensor) -> Tensor:
+    return _float_op(LogBackward0, np.log, x, "log", "self")
+
+
+class SinBackward0(Node):
+    """y = sin(x);  dx = g * cos(x)"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        return g * c.cos(self.saved("self"))
+
+
+def sin(x: Tensor) -> Tensor:
+    return _float_op(SinBackward0, np.sin, x, "sin", "self")
+
+
+class CosBackward0(Node):
+    """y = cos(x);  dx = -g * sin(x)"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        return g * -c.sin(self.saved("self"))
+
+
+def cos(x: Tensor) -> Tensor:
+    return _float_op(CosBackward0, np.cos, x, "cos", "self")
+
+
+class TanhBackward0(Node):
+    """y = tanh(x);  dx = g * (1 - y^2)"""
+
+    saved_names = ("result",)
+
+    def backward(self, g: Any) -> Any:
+        y = self.saved("result")
+        return g * (1 - y * y)
+
+
+def tanh(x: Tensor) -> Tensor:
+    return _float_op(TanhBackward0, np.tanh, x, "tanh", "result")
+
+
+def _sigmoid(a: np.ndarray) -> np.ndarray:
+    # exp(-|a|) never overflows; the two branches are the same function.
+    e = np.exp(-np.abs(a))
+    return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+
+
+class SigmoidBackward0(Node):
+    """y = 1 / (1 + exp(-x));  dx = g * y * (1 - y)"""
+
+    saved_names = ("result",)
+
+    def backward(self, g: Any) -> Any:
+        y = self.saved("result")
+        return g * (1 - y) * y
+
+
+def sigmoid(x: Tensor) -> Tensor:
+    return _float_op(SigmoidBackward0, _sigmoid, x, "sigmoid", "result")
+
+
+class ReluBackward0(Node):
+    """y = max(x, 0);  dx = g where y > 0 (so relu'(0) = 0)"""
+
+    saved_names = ("result",)
+
+    def backward(self, g: Any) -> Any:
+        return g * (self.saved("result") > 0)
+
+
+def relu(x: Tensor) -> Tensor:
+    data = unary_data(x, "relu")
+    node = node_for(ReluBackward0, x)
+    out = make(np.maximum(data, data.dtype.type(0)), x.dtype, node)
+    if node is not None:
+        node.save_output("result", out)
+    return out
+
+
+class AbsBackward0(Node):
+    """y = |x|;  dx = g * sign(x) (so abs'(0) = 0)"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        return g * c.sign(self.saved("self"))
+
+
+def abs(x: Tensor) -> Tensor:  # noqa: A001
+    data = unary_data(x, "abs")
+    node = node_for(AbsBackward0, x)
+    out = make(np.abs(data), x.dtype, node)
+    if node is not None:
+        node.save("self", x)
+    return out
+
+
+class SqrtBackward0(Node):
+    """y = sqrt(x);  dx = g / (2 y) (so sqrt'(0) = inf)"""
+
+    saved_names = ("result",)
+
+    def backward(self, g: Any) -> Any:
+        return g / (2 * self.saved("result"))
+
+
+def sqrt(x: Tensor) -> Tensor:
+    return _float_op(SqrtBackward0, np.sqrt, x, "sqrt", "result")
+
+
+class RsqrtBackward0(Node):
+    """y = 1/sqrt(x);  dx = -g * y^3 / 2"""
+
+    saved_names = ("result",)
+
+    def backward(self, g: Any) -> Any:
+        y = self.saved("result")
+        return -0.5 * g * y * y * y
+
+
+def rsqrt(x: Tensor) -> Tensor:
+    return _float_op(RsqrtBackward0, lambda a: 1 / np.sqrt(a), x, "rsqrt", "result")
+
+
+class ReciprocalBackward0(Node):
+    """y = 1/x;  dx = -g * y^2"""
+
+    saved_names = ("result",)
+
+    def backward(self, g: Any) -> Any:
+        y = self.saved("result")
+        return -g * (y * y)
+
+
+def reciprocal(x: Tensor) -> Tensor:
+    return _float_op(ReciprocalBackward0, np.reciprocal, x, "reciprocal", "result")
+
+
+class SignBackward0(Node):
+    """y = sign(x);  dx = 0"""
+
+    def backward(self, g: Any) -> Any:
+        return g * 0
+
+
+def sign(x: Tensor) -> Tensor:
+    return make(np.sign(unary_data(x, "sign")), x.dtype, node_for(SignBackward0, x))
+
+
+class Log2Backward0(Node):
+    """y = log2(x);  dx = g / (x ln 2)"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        return g / (self.saved("self") * 0.6931471805599453)
+
+
+def log2(x: Tensor) -> Tensor:
+    return _float_op(Log2Backward0, np.log2, x, "log2", "self")
+
+
+class Log1PBackward0(Node):
+    """y = log(1 + x);  dx = g / (1 + x)"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        return g / (self.saved("self") + 1)
+
+
+def log1p(x: Tensor) -> Tensor:
+    return _float_op(Log1PBackward0, np.log1p, x, "log1p", "self")
+
+
+class Expm1Backward0(Node):
+    """y = exp(x) - 1;  dx = g * (y + 1)"""
+
+    saved_names = ("result",)
+
+    def backward(self, g: Any) -> Any:
+        return g * (self.saved("result") + 1)
+
+
+def expm1(x: Tensor) -> Tensor:
+    return _float_op(Expm1Backward0, np.expm1, x, "expm1", "result")
+
+
+class TanBackward0(Node):
+    """y = tan(x);  dx = g * (1 + y^2)"""
+
+    saved_names = ("result",)
+
+    def backward(self, g: Any) -> Any:
+        y = self.saved("result")
+        return g * (1 + y * y)
+
+
+def tan(x: Tensor) -> Tensor:
+    return _float_op(TanBackward0, np.tan, x, "tan", "result")
+
+
+class PowBackward0(Node):
+    """y = x^p (p a number);  dx = g * p * x^(p-1)"""
+
+    saved_names = ("self", "exponent")
+
+    def backward(self, g: Any) -> Any:
+        p = self.saved("exponent")
+        if p == 0:
+            return g * 0
+        x = self.saved("self")
+        return g * p * x ** (p - 1)
+
+
+def pow_scalar(x: Tensor, p: float) -> Tensor:
+    """x ** p for a Python number p."""
+    from .common import _with_scalar
+
+    data = unary_data(x, "pow")
+    dt = _with_scalar(x.dtype, p)
+    if x.dtype._cat == 1 and isinstance(p, int) and p < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    node = node_for(PowBackward0, x)
+    out = make(np.power(data, p), dt, node)
+    if node is not None:
+        node.save("self", x)
+        node._saved["exponent"] = p
+    return out
+
+
+class ClampBackward1(Node):
+    """y = clamp(x, min, max);  dx = g where min <= x <= max"""
+
+    saved_names = ("self", "min", "max")
+
+    def backward(self, g: Any) -> Any:
+        x = self.saved("self")
+        lo, hi = self._saved["min"], self._saved["max"]
+        mask = True
+        if lo is not None:
+            mask = x >= lo
+        if hi is not None:
+            mask = (x <= hi) if mask is True else mask & (x <= hi)
+        return g * mask
+
+
+class ClampMinBackward0(ClampBackward1):
+    """y = max(x, min);  dx = g where x >= min"""
+
+
+class ClampMaxBackward0(ClampBackward1):
+    """y = min(x, max);  dx = g where x <= max"""
+
+
+def clamp(x: Tensor, min: float | None = None, max: float | None = None,  # noqa: A002
+          *, _cls: type[Node] = ClampBackward1) -> Tensor:
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        from .binary import clamp_tensor
+
+        return clamp_tensor(x, min, max)
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    data = unary_data(x, "clamp")
+    out_data = data
+    if min is not None:
+        out_data = np.maximum(out_data, min)
+    if max is not None:
+        out_data = np.minimum(out_data, max)
+    from .common import _with_scalar
+
+    dt = x.dtype
+    for b in (min, max):
+        if b is not None:
+            dt = _with_scalar(dt, b) if dt._cat < 2 else dt
+    node = node_for(_cls, x)
+    out = make(out_data, dt, node)
+    if node is not None:
+        node.save("self", x)
+        node._saved["min"], node._saved["max"] = min, max
+    return out
+
+
+def clamp_min(x: Tensor, min: float) -> Tensor:  # noqa: A002
+    return clamp(x, min, None, _cls=ClampMinBackward0)
+
+
+def clamp_max(x: Tensor, max: float) -> Tensor:  # noqa: A002
+    return clamp(x, None, max, _cls=ClampMaxBackward0)
+
+
+def square(x: Tensor) -> Tensor:
+    return pow_scalar(x, 2)

@@ -1,0 +1,394 @@
+"""The Tensor: a numpy array plus the autograd state PyTorch keeps beside it.
+
+Autograd state: ``requires_grad``, ``grad``, ``grad_fn`` (the node that made it,
+None for a leaf), ``_version`` (bumped by every in-place change, shared with
+views) and the storage it lives in (for memory accounting).
+
+Operations live in ``autograd_lab.ops``; the methods here only forward to them.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from . import _messages as msg
+from ._dtype import dtype, float32, float64, from_numpy_dtype, int64
+from .grad_mode import STATE
+from .memory import Storage
+from .node import _Handle, grad_accumulator
+
+np.seterr(all="ignore")  # torch computes inf/nan silently; numpy would warn on each
+
+
+class Size(tuple):
+    """``torch.Size``: a tuple that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class Tensor:
+    """An n-dimensional array that can record the operations applied to it."""
+
+    __slots__ = ("_data", "dtype", "grad_fn", "_rg", "_vc", "_storage", "__dict__", "__weakref__")
+    __array_priority__ = 1000  # numpy defers `ndarray * Tensor` to Tensor.__rmul__
+
+    # Rarely-set state lives in the instance dict, with these class-level defaults.
+    _grad: Tensor | None = None
+    _output_nr = 0
+    _acc = None  # weakref to the leaf's AccumulateGrad
+    _base: Tensor | None = None  # the tensor this one is a view of
+    _retains_grad = False
+    _is_param = False
+
+    def __init__(self, *args: Any) -> None:
+        """Legacy constructor: ``Tensor([1, 2])`` (data) or ``Tensor(2, 3)`` (sizes)."""
+        if len(args) == 1 and not isinstance(args[0], int):
+            arr = np.array(args[0], dtype=np.float32)
+        else:
+            arr = np.empty(tuple(args), dtype=np.float32)
+        _init(self, arr, float32)
+
+    # ---- autograd attributes ------------------------------------------------------------
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._rg
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                msg.NON_LEAF_REQUIRES_GRAD_FALSE if not value else msg.NON_LEAF_REQUIRES_GRAD
+            )
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError(msg.METHOD_REQUIRES_GRAD)
+        self._rg = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if self.grad_fn is not None:
+            if requires_grad:
+                return self
+            raise RuntimeError(msg.NON_LEAF_REQUIRES_GRAD_FALSE)
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def grad(self) -> Tensor | None:
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(msg.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of "
+                    f"{type(value).__name__}"
+                )
+            if value.shape != self.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Keep ``.grad`` for this non-leaf after backward (a no-op on leaves)."""
+        if not self._rg:
+            raise RuntimeError(msg.RETAIN_GRAD_NO_GRAD)
+        if self.grad_fn is None or self._retains_grad:
+            return
+        self._retains_grad = True
+        import weakref
+
+        fn = self.grad_fn
+        if fn._retained is None:
+            fn._retained = {}
+        fn._retained[self._output_nr] = weakref.ref(self)
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> _Handle:
+        """``hook(grad)`` runs when this tensor's gradient is computed; a return replaces it."""
+        if not self._rg:
+            raise RuntimeError(msg.HOOK_NO_GRAD)
+        fn = self.grad_fn if self.grad_fn is not None else grad_accumulator(self)
+        if fn._tensor_pre_hooks is None:
+            fn._tensor_pre_hooks = {}
+        hooks = fn._tensor_pre_hooks.setdefault(self._output_nr, [])
+        hooks.append(hook)
+        return _Handle(hooks, hook)
+
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
+                 create_graph: bool = False, inputs: Any = None) -> None:
+        """Accumulate d(self)/d(leaf) into every leaf's ``.grad``."""
+        from .engine import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    @property
+    def _version(self) -> int:
+        return self._vc[0]
+
+    @property
+    def data(self) -> Tensor:
+        """An alias of the same memory, outside the graph, with its own version counter."""
+        return _make(self._data, self.dtype, None, self._storage, [0])
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._data, self.dtype, self._storage = value._data, value.dtype, value._storage
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    @property
+    def device(self) -> str:
+        from .factories import device
+
+        return device("cpu")
+
+    @property
+    def layout(self) -> str:
+        return "torch.strided"
+
+    # ---- shape ------------------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None) -> Size | int:
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_dim(dim, self._data.ndim)]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return self._data.size
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._data.nbytes
+
+    def stride(self, dim: int | None = None) -> tuple | int:
+        st = tuple(s // self.dtype.itemsize for s in self._data.strides)
+        return st if dim is None else st[_dim(dim, self._data.ndim)]
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def data_ptr(self) -> int:
+        """Address of the first element (equal for ``detach()``, different for ``clone()``)."""
+        return self._data.__array_interface__["data"][0]
+
+    def untyped_storage(self) -> Storage:
+        return self._storage
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    # ---- conversion -------------------------------------------------------------------------
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        if self._rg and not force:
+            raise RuntimeError(msg.NUMPY_REQUIRES_GRAD)
+        return self._data
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if self._rg:
+            raise RuntimeError(msg.NUMPY_REQUIRES_GRAD)
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def item(self) -> float | int | bool:
+        if self._data.size != 1:
+            raise RuntimeError(msg.ITEM_NOT_SCALAR.format(n=self._data.size))
+        return self._data.reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self._data.tolist()
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype._cat == 2 or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous"
+                if self._data.size else "Boolean value of Tensor with no values is ambiguous"
+            )
+        return bool(self.item())
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __repr__(self, *, tensor_contents: Any = None) -> str:
+        from ._printing import tensor_repr
+
+        fn = self.grad_fn
+        return tensor_repr(
+            self._data, self.dtype.name, requires_grad=self._rg,
+            grad_fn_name=None if fn is None else fn.name(),
+        )
+
+    def __str__(self) -> str:
+        return self.__repr__()
+
+    __hash__ = object.__hash__
+
+    def __reduce_ex__(self, proto: int) -> Any:
+        return (_rebuild, (self._data.copy(), self.dtype.name, self._rg))
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the "
+                "deepcopy protocol at the moment.  If you were attempting to deepcopy a module, "
+                "this may be because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001"
+            )
+        new = type(self).__new__(type(self))
+        _init(new, self._data.copy(), self.dtype)
+        new._rg = self._rg
+        if self._grad is not None:
+            new._grad = self._grad.__deepcopy__(memo)
+        if type(self) is not Tensor:
+            new.__dict__.update({k: v for k, v in self.__dict__.items()
+                                 if k not in ("_grad", "_acc")})
+        memo[id(self)] = new
+        return new
+
+    # ---- graph-level copies -------------------------------------------------------------
+
+    def detach(self) -> Tensor:
+        """Same memory and version counter, no graph: a new leaf."""
+        return _make(self._data, self.dtype, None, self._storage, self._vc)
+
+    def detach_(self) -> Tensor:
+        if self._base is not None and self._base._rg:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self.grad_fn = None
+        self._rg = False
+        return self
+
+    def cpu(self) -> Tensor:
+        return self
+
+    def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+def _dim(d: int, ndim: int) -> int:
+    n = max(ndim, 1)
+    if not -n <= d < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})"
+        )
+    return d % n if ndim else 0
+
+
+def _init(t: Tensor, arr: np.ndarray, dt: dtype, storage: Storage | None = None,
+          vc: list | None = None) -> None:
+    t._data = arr
+    t.dtype = dt
+    t.grad_fn = None
+    t._rg = False
+    t._vc = [0] if vc is None else vc
+    t._storage = Storage(arr.nbytes) if storage is None else storage
+
+
+def _make(data: np.ndarray, dt: dtype, grad_fn: Any, storage: Storage | None = None,
+          vc: list | None = None) -> Tensor:
+    """A new Tensor around ``data`` (the fast constructor every op uses)."""
+    t = Tensor.__new__(Tensor)
+    t._data = data
+    t.dtype = dt
+    t.grad_fn = grad_fn
+    t._rg = grad_fn is not None
+    t._vc = [0] if vc is None else vc
+    t._storage = Storage(data.nbytes) if storage is None else storage
+    return t
+
+
+def _wrap_grad(g: Any) -> Tensor:
+    """A gradient array as a Tensor (arrays inside a plain backward)."""
+    if type(g) is not np.ndarray:
+        g = np.asarray(g)
+    return _make(g, from_numpy_dtype(g.dtype), None)
+
+
+def _rebuild(data: np.ndarray, dtype_name: str, rg: bool) -> Tensor:
+    from . import _dtype
+
+    t = _make(data, getattr(_dtype, dtype_name if dtype_name != "bool" else "bool_"), None)
+    t._rg = rg
+    return t
+
+
+__all__ = ["Size", "Tensor", "float32", "float64", "int64", "STATE"]

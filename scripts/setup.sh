@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Set up (or refresh) everything the project needs, idempotently:
+#   - system packages: Graphviz (`dot`), and with --browser also Chromium + fonts-liberation
+#   - a virtual environment in .venv with `pip install -e ".[dev]"`
+#
+# Usage: bash scripts/setup.sh [--browser]
+#   --browser (or AUTOGRAD_LAB_BROWSER=1)  also ensure /usr/bin/chromium and fonts-liberation
+#   PYTHON=python3.12 bash scripts/setup.sh  choose the interpreter for a new .venv
+#
+# The pip install runs again only when pyproject.toml changed since the last
+# successful install (a hash of it is kept in .venv/.pyproject.sha256).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root="$PWD"
+
+want_browser="${AUTOGRAD_LAB_BROWSER:-0}"
+for arg in "$@"; do
+    case "$arg" in
+        --browser) want_browser=1 ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "setup: unknown argument: $arg" >&2; exit 2 ;;
+    esac
+done
+
+PYTHON="${PYTHON:-python3}"
+VENV=.venv
+STAMP="$VENV/.pyproject.sha256"
+
+say() { echo "setup: $*"; }
+die() { echo "setup: error: $*" >&2; exit 1; }
+
+# ---------------------------------------------------------------- python ---
+command -v "$PYTHON" >/dev/null 2>&1 ||
+    die "$PYTHON not found; install Python 3.10 or newer (or set PYTHON=...)."
+"$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 10))' ||
+    die "$("$PYTHON" --version 2>&1) is too old; Python 3.10 or newer is needed (set PYTHON=...)."
+
+# ------------------------------------------------------- system packages ---
+missing=()      # Debian/Ubuntu package names still needed
+need_venv=0
+if [[ ! -x "$VENV/bin/python" ]] && ! "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1; then
+    need_venv=1
+    missing+=(python3-venv)
+fi
+command -v dot >/dev/null 2>&1 || missing+=(graphviz)
+if [[ "$want_browser" == 1 ]]; then
+    [[ -x /usr/bin/chromium ]] || missing+=(chromium)
+    if command -v dpkg-query >/dev/null 2>&1 &&
+        ! dpkg-query -W -f='${Status}' fonts-liberation 2>/dev/null | grep -q 'ok installed'; then
+        missing+=(fonts-liberation)
+    fi
+fi
+
+if ((${#missing[@]})); then
+    if command -v apt-get >/dev/null 2>&1; then
+        if [[ "$(id -u)" == 0 ]]; then
+            as_root=()
+        elif command -v sudo >/dev/null 2>&1; then
+            # Without a terminal sudo must not wait for a password that nobody can type.
+            if [[ -t 0 ]]; then as_root=(sudo); else as_root=(sudo -n); fi
+        else
+            die "need root to run: apt-get install ${missing[*]} (no sudo found)."
+        fi
+        say "installing system packages: ${missing[*]}"
+        "${as_root[@]+"${as_root[@]}"}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        "${as_root[@]+"${as_root[@]}"}" env DEBIAN_FRONTEND=noninteractive \
+            apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    else
+        {
+            echo "setup: missing system packages and no apt-get here: ${missing[*]}"
+            if [[ " ${missing[*]} " == *" graphviz "* ]]; then
+                echo "  Graphviz (the 'dot' program) - install one of:"
+                echo "    macOS (Homebrew):  brew install graphviz"
+                echo "    conda / mamba:     conda install -c conda-forge graphviz"
+                echo "    Windows:           choco install graphviz   or   winget install graphviz"
+                echo "    Fedora / RHEL:     sudo dnf install graphviz"
+            fi
+            if [[ " ${missing[*]} " == *" chromium "* ]]; then
+                echo "  Chromium at /usr/bin/chromium is needed for the browser tests;"
+                echo "  they are written for Debian/Ubuntu (apt-get install chromium fonts-liberation)."
+            fi
+            if ((need_venv)); then
+                echo "  Python's venv/ensurepip modules are missing from $PYTHON;"
+                echo "  install a full Python 3.10+ (python.org, Homebrew or conda)."
+            fi
+            echo "  Then run this script again."
+        } >&2
+        exit 1
+    fi
+else
+    say "system packages present (graphviz$([[ "$want_browser" == 1 ]] && echo ', chromium, fonts-liberation'))"
+fi
+
+# ------------------------------------------------------------------ venv ---
+if [[ -x "$VENV/bin/python" ]] && ! "$VENV/bin/python" -m pip --version >/dev/null 2>&1; then
+    say "$VENV is broken (no working pip); recreating it"
+    rm -rf "$VENV"
+fi
+if [[ ! -x "$VENV/bin/python" ]]; then
+    say "creating $VENV with $("$PYTHON" --version 2>&1)"
+    "$PYTHON" -m venv "$VENV"
+fi
+
+hash_of() {
+    "$VENV/bin/python" -c \
+        'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$1"
+}
+want="$(hash_of pyproject.toml)"
+have="$(cat "$STAMP" 2>/dev/null || true)"
+
+# The editable install maps the package as it was at install time: install again when
+# autograd_lab/ appeared later, or gained its __init__.py (until then it maps as a namespace).
+package_visible=1
+if [[ -d autograd_lab ]] &&
+    ! (cd / && "$root/$VENV/bin/python" - "$root/autograd_lab" <<'PY'
+import importlib.util, os, sys
+spec = importlib.util.find_spec("autograd_lab")
+init = os.path.join(sys.argv[1], "__init__.py")
+ok = spec is not None and (not os.path.exists(init) or spec.origin == init)
+sys.exit(0 if ok else 1)
+PY
+    ) >/dev/null 2>&1; then
+    package_visible=0
+fi
+
+if [[ "$want" == "$have" && "$package_visible" == 1 ]]; then
+    say "python packages up to date (pyproject.toml unchanged)"
+else
+    say "installing python packages: pip install -e \".[dev]\" (a few minutes the first time)"
+    rm -f "$STAMP"
+    PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/python" -m pip install -q -e ".[dev]"
+    echo "$want" >"$STAMP"
+fi
+say "ready: $("$VENV/bin/python" --version 2>&1) in $VENV"

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Run every test: ruff, the pytest suite in tests/, and each notebook under nbval.
+# Usage: bash scripts/test.sh [pytest options...]   e.g. -x -k grad, -m "not slow"
+# Exits with pytest's exit code (5 means no tests were collected).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/setup.sh --browser
+
+echo "test: ruff check ."
+.venv/bin/ruff check .
+
+targets=()
+if [[ -d tests ]]; then
+    targets+=(tests/)
+fi
+if compgen -G "notebooks/*.ipynb" >/dev/null; then
+    # Strict nbval: every saved output must match after sanitising (no --nbval-lax).
+    targets+=(--nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks/)
+fi
+
+echo "test: pytest ${targets[*]-} $*"
+exec .venv/bin/python -m pytest ${targets[@]+"${targets[@]}"} "$@"
