@@ -21,12 +21,17 @@ _MEM = _Counter()
 
 
 class Storage:
-    """One buffer's bytes, counted while any tensor or saved value refers to it."""
+    """One buffer's bytes, counted while any tensor or saved value refers to it.
 
-    __slots__ = ("nbytes",)
+    It also carries the buffer's version counter (``t._vc``), which views and
+    ``detach()`` share; ``.data`` gets a fresh counter (a ``Storage(0)``).
+    """
+
+    __slots__ = ("nbytes", "version")
 
     def __init__(self, nbytes: int) -> None:
         self.nbytes = nbytes
+        self.version = 0
         m = _MEM
         m.allocated += nbytes
         if m.allocated > m.peak:
@@ -34,6 +39,13 @@ class Storage:
 
     def __del__(self) -> None:
         _MEM.allocated -= self.nbytes
+
+    # the version-counter protocol: ``vc[0]`` reads, ``vc[0] += 1`` bumps
+    def __getitem__(self, i: int) -> int:
+        return self.version
+
+    def __setitem__(self, i: int, value: int) -> None:
+        self.version = value
 
 
 def memory_allocated(device: object = None) -> int:

@@ -151,7 +151,7 @@ class Tensor:
     @property
     def data(self) -> Tensor:
         """An alias of the same memory, outside the graph, with its own version counter."""
-        return _make(self._data, self.dtype, None, self._storage, [0])
+        return _make(self._data, self.dtype, None, self._storage, Storage(0))
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -359,8 +359,10 @@ def _init(t: Tensor, arr: np.ndarray, dt: dtype, storage: Storage | None = None,
     t.dtype = dt
     t.grad_fn = None
     t._rg = False
-    t._vc = [0] if vc is None else vc
-    t._storage = Storage(arr.nbytes) if storage is None else storage
+    if storage is None:
+        storage = Storage(arr.nbytes)
+    t._storage = storage
+    t._vc = storage if vc is None else vc
 
 
 def _make(data: np.ndarray, dt: dtype, grad_fn: Any, storage: Storage | None = None,
@@ -371,8 +373,10 @@ def _make(data: np.ndarray, dt: dtype, grad_fn: Any, storage: Storage | None = N
     t.dtype = dt
     t.grad_fn = grad_fn
     t._rg = grad_fn is not None
-    t._vc = [0] if vc is None else vc
-    t._storage = Storage(data.nbytes) if storage is None else storage
+    if storage is None:
+        storage = Storage(data.nbytes)
+    t._storage = storage
+    t._vc = storage if vc is None else vc
     return t
 
 

@@ -37,20 +37,27 @@ def _binary(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> tuple[Tensor
     node = node_for(cls, x, y)
     out = make(data, dt, node)
     if node is not None:
-        node.shapes = (_shape(x), _shape(y))
-        dx, dy = getattr(x, "dtype", dt), getattr(y, "dtype", dt)
-        node.casts = None if dx is dt and dy is dt else (dx, dy)
+        # Keep only what backward needs to undo: broadcasting, and dtype promotion.
+        shape = out._data.shape
+        tx, ty = isinstance(x, Tensor), isinstance(y, Tensor)
+        sx, sy = x._data.shape if tx else shape, y._data.shape if ty else shape
+        if sx != shape or sy != shape:
+            node.shapes = (sx, sy)
+        dx, dy = x.dtype if tx else dt, y.dtype if ty else dt
+        if dx is not dt or dy is not dt:
+            node.casts = (dx, dy)
     return out, node
 
 
 class BinaryNode(Node):
     """A two-input node: ``reduce(i, g)`` gives input i's gradient its shape and dtype back."""
 
-    shapes: tuple = ((), ())
-    casts: tuple | None = None
+    shapes: tuple | None = None  # input shapes, kept only when the forward broadcast
+    casts: tuple | None = None  # input dtypes, kept only when the forward promoted
 
     def reduce(self, i: int, g: Any) -> Any:
-        g = sum_to(g, self.shapes[i])
+        if self.shapes is not None:
+            g = sum_to(g, self.shapes[i])
         return g if self.casts is None else c.cast(g, self.casts[i])
 
     def needs(self, i: int) -> bool:

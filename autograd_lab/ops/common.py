@@ -13,7 +13,8 @@ import numpy as np
 
 from .._dtype import dtype, get_default_dtype, int64, result_type
 from ..grad_mode import STATE
-from ..node import Node, grad_accumulator, new_node
+from ..memory import Storage
+from ..node import Node, _seq, grad_accumulator, new_node
 from ..tensor import Tensor, _make
 
 __all__ = [
@@ -32,7 +33,14 @@ def make(data: Any, dt: dtype, node: Node | None) -> Tensor:
     """Wrap an op's result; numpy's 0-d scalars become arrays of the torch dtype."""
     if type(data) is not ndarray or data.dtype is not dt.np:
         data = np.asarray(data, dtype=dt.np)
-    return _make(data, dt, node)
+    # the body of tensor._make, inlined: this runs once per op
+    t = _new_tensor(Tensor)
+    t._data = data
+    t.dtype = dt
+    t.grad_fn = node
+    t._rg = node is not None
+    t._vc = t._storage = Storage(data.nbytes)
+    return t
 
 
 def needs_grad(*xs: Any) -> bool:
@@ -48,14 +56,18 @@ def node_for(cls: type[Node], *inputs: Any) -> Node | None:
     """A new node of ``cls`` with an edge per input, or None when no grad is needed."""
     if not STATE.enabled:
         return None
-    rg = False
     for x in inputs:
         if isinstance(x, Tensor) and x._rg:
-            rg = True
             break
-    if not rg:
+    else:
         return None
-    return new_node(cls, tuple(_edge(x) for x in inputs))
+    node = _new_node(cls)
+    n = len(inputs)
+    node.next_functions = (_edge(inputs[0]),) if n == 1 else \
+        (_edge(inputs[0]), _edge(inputs[1])) if n == 2 else tuple([_edge(x) for x in inputs])
+    node._saved = {}
+    node._seq = next(_seq)
+    return node
 
 
 def _edge(x: Any) -> tuple:
@@ -65,7 +77,12 @@ def _edge(x: Any) -> tuple:
             return (fn, x._output_nr)
         if x._rg:
             return (grad_accumulator(x), 0)
-    return (None, 0)
+    return _NO_EDGE
+
+
+_NO_EDGE = (None, 0)
+_new_tensor = object.__new__
+_new_node = object.__new__
 
 
 def to_array(x: Any) -> Any:
@@ -73,7 +90,7 @@ def to_array(x: Any) -> Any:
 
 
 def _check_scalar(x: Any, op: str) -> None:
-    if not isinstance(x, (Number, np.bool_, np.number)):
+    if type(x) is not float and not isinstance(x, (Number, np.bool_, np.number)):
         raise TypeError(
             f"{op}(): argument 'other' (position 1) must be Tensor or Number, not "
             f"{type(x).__name__}"
@@ -94,6 +111,8 @@ def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]
 
 def _with_scalar(d: dtype, s: Any) -> dtype:
     """A tensor's dtype combined with a Python number (which never widens its category)."""
+    if type(s) is float:
+        return d if d._cat == 2 else get_default_dtype()
     if isinstance(s, (bool, np.bool_)):
         return d
     if isinstance(s, (int, np.integer)):

@@ -128,6 +128,10 @@ def sigmoid(x: Tensor) -> Tensor:
     return _float_op(SigmoidBackward0, _sigmoid, x, "sigmoid", "result")
 
 
+_ZERO = {np.dtype(t): np.dtype(t).type(0) for t in (np.float16, np.float32, np.float64, np.int8,
+                                                    np.int16, np.int32, np.int64, np.uint8)}
+
+
 class ReluBackward0(Node):
     """y = max(x, 0);  dx = g where y > 0 (so relu'(0) = 0)"""
 
@@ -140,7 +144,7 @@ class ReluBackward0(Node):
 def relu(x: Tensor) -> Tensor:
     data = unary_data(x, "relu")
     node = node_for(ReluBackward0, x)
-    out = make(np.maximum(data, data.dtype.type(0)), x.dtype, node)
+    out = make(np.maximum(data, _ZERO.get(data.dtype, 0)), x.dtype, node)
     if node is not None:
         node.save_output("result", out)
     return out
