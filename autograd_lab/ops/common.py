@@ -14,8 +14,8 @@ import numpy as np
 from .._dtype import dtype, get_default_dtype, int64, result_type
 from ..grad_mode import STATE
 from ..memory import Storage
-from ..node import Node, _seq, grad_accumulator, new_node
-from ..tensor import Tensor, _make
+from ..node import Node, _seq, grad_accumulator
+from ..tensor import Tensor
 
 __all__ = [
     "Node", "Tensor", "STATE", "binary_args", "broadcast_error", "expand", "is_tensor_mode",
