@@ -39,6 +39,9 @@ from .ops import (
     square, squeeze, stack, std, sub, sum, t, tan, tanh, trace, transpose, unbind, unsqueeze,
     var, where,
 )
+from .ops import bitwise_and, bitwise_not, bitwise_or, bitwise_xor, norm, rsub
+from .ops.methods import _all as all, _any as any  # noqa: A004
+
 from .factories import (
     arange, as_tensor, device, empty, empty_like, eye, from_numpy, full, full_like, linspace,
     ones, ones_like, tensor, zeros, zeros_like,
@@ -48,6 +51,7 @@ from .random import (
     rand, rand_like, randint, randn, randn_like, randperm, seed, set_rng_state,
 )
 from . import autograd  # noqa: E402
+from . import nn, optim  # noqa: E402
 
 float = float32  # noqa: A001
 double = float64
@@ -89,5 +93,8 @@ def result_type(a: object, b: object) -> dtype:
     return _dtype.result_type(a, b)
 
 
-def addmm(bias: Tensor, a: Tensor, b: Tensor) -> Tensor:
-    return bias + a @ b
+def addmm(bias: Tensor, a: Tensor, b: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
+    from .ops.nn_ops import addmm as _addmm
+
+    return _addmm(bias, a, b, beta=beta, alpha=alpha)
+

@@ -66,8 +66,10 @@ def from_numpy_dtype(npd: np.dtype) -> dtype:
         return _FROM_NP[np.dtype(npd)]
     except KeyError:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(npd).name}. The only supported "
-            "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+            f"can't convert np.ndarray of type numpy.{np.dtype(npd).type.__name__}. The only "
+            "supported types are: float64, float32, float16, complex64, complex128, int64, int32, "
+            "int16, int8, uint64, uint32, uint16, uint8, and bool."
+
         ) from None
 
 
@@ -75,6 +77,8 @@ def promote(a: dtype, b: dtype) -> dtype:
     """Promote two tensor dtypes (same rule as ``torch.promote_types``)."""
     if a is b:
         return a
+    if a._cat != b._cat:  # torch: the higher category wins (float32 + int64 -> float32)
+        return a if a._cat > b._cat else b
     return _FROM_NP[np.promote_types(a.np, b.np)]
 
 

@@ -30,6 +30,14 @@ NON_LEAF_REQUIRES_GRAD_FALSE = (
 )
 FACTORY_REQUIRES_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 METHOD_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
+SETTER_REQUIRES_GRAD = "only Tensors of floating point and complex dtype can require gradients"
+NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+    "code by moving both the view and the inplace either both inside the no_grad block (if you "
+    "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked)."
+)
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 ITEM_NOT_SCALAR = "a Tensor with {n} elements cannot be converted to Scalar"
@@ -57,3 +65,44 @@ def shape_mismatch(i: int, got: tuple, want: tuple) -> str:
         f"Mismatch in shape: grad_output[{i}] has a shape of torch.Size({list(got)}) and "
         f"output[{i}] has a shape of torch.Size({list(want)})."
     )
+
+
+_CPP_TYPE = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+             "int32": "int", "int64": "long int", "float16": "c10::Half", "float32": "float",
+             "float64": "double"}
+_SCALAR_TYPE = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+                "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double"}
+
+
+def grad_size_mismatch(got: tuple, want: tuple) -> str:
+    return (
+        f"attempting to assign a gradient of size '{list(got)}' to a tensor of size "
+        f"'{list(want)}'. Please ensure that the gradient and the tensor are the same size"
+    )
+
+
+def grad_dtype_mismatch(got: object, want: object) -> str:
+    return (
+        f"attempting to assign a gradient with dtype '{_CPP_TYPE[got.name]}' to a tensor with "
+        f"grad_dtype '{_SCALAR_TYPE[want.name]}'. The gradient must match the tensor's grad_dtype "
+        "(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a "
+        "specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the "
+        "dtypes of a tensor and its gradient may break downstream systems that assume they match."
+    )
+
+CREATE_GRAPH_BACKWARD = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter "
+    "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+    "creating the graph to avoid this. If you have to use this function, make sure to reset the "
+    ".grad fields of your parameters to None after use to break the cycle and avoid the leak."
+)
+_WARNED_ONCE: set[str] = set()  # warnings torch gives once per process (TORCH_WARN_ONCE)
+
+
+def warn_once(text: str, stacklevel: int = 2) -> None:
+    """Warn with ``text`` the first time only, as torch's once-per-process warnings do."""
+    if text not in _WARNED_ONCE:
+        _WARNED_ONCE.add(text)
+        import warnings
+
+        warnings.warn(text, UserWarning, stacklevel=stacklevel + 1)

@@ -92,7 +92,7 @@ def _as_list(x: Any) -> list:
 def _root_edge(t: Tensor, i: int) -> tuple[Node, int]:
     if t.grad_fn is not None:
         return (t.grad_fn, t._output_nr)
-    if t._rg:
+    if t._rg and not t._nograd_view:
         return (grad_accumulator(t), 0)
     raise RuntimeError(msg.NO_GRAD_FN.format(i=i))
 
@@ -107,20 +107,18 @@ def _make_grads(outputs: list[Tensor], grads: list, create_graph: bool) -> list:
             g = np.ones(t._data.shape, dtype=t.dtype.np)
             out.append(_make(g, t.dtype, None) if create_graph else g)
             continue
-        if not isinstance(g, Tensor):
-            raise TypeError(
-                f"gradients can be either Tensors or None, but got {type(g).__name__}"
-            )
         if g._data.shape != t._data.shape:
             raise RuntimeError(msg.shape_mismatch(i, g._data.shape, t._data.shape))
-        if t.dtype.is_floating_point != g.dtype.is_floating_point:
-            raise TypeError(
-                f"For complex Tensors, both grad_output and output are required to have the same "
-                f"dtype. Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype} and "
-                f"output[{i}] has a dtype of {t.dtype}."
-            )
+        if g.dtype is not t.dtype:  # torch casts the gradient to the output's dtype
+            g = g.to(t.dtype)
         out.append(g if create_graph else g._data)
     return out
+
+
+def _check_grad_types(grads: list) -> None:
+    for g in grads:
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
 
 
 def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
@@ -129,33 +127,23 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
     """Accumulate gradients of ``tensors`` into the ``.grad`` of the leaves (or of ``inputs``)."""
     outs = _as_list(tensors)
     grads = _as_list(grad_tensors if grad_tensors is not None else grad_variables)
+    _check_grad_types(grads)
     if not grads:
         grads = [None] * len(outs)
     if len(grads) != len(outs):
-        raise RuntimeError(
-            "grad can be implicitly created only for scalar outputs"
-            if not grads else
-            f"got {len(grads)} tensors and {len(outs)} gradients"
-        )
+        raise RuntimeError(f"got {len(outs)} tensors and {len(grads)} gradients")
     if retain_graph is None:
         retain_graph = create_graph
     if create_graph:
-        import warnings
-
-        warnings.warn(
-            "Using backward() with create_graph=True will create a reference cycle between the "
-            "parameter and its gradient which can cause a memory leak. We recommend using "
-            "autograd.grad when creating the graph to avoid this. If you have to use this "
-            "function, make sure to reset the .grad fields of your parameters to None after use "
-            "to break the cycle and avoid the leak.", UserWarning, stacklevel=3,
-        )
+        msg.warn_once(msg.CREATE_GRAPH_BACKWARD, stacklevel=3)
     roots = [_root_edge(t, i) for i, t in enumerate(outs)]
     root_grads = _make_grads(outs, grads, create_graph)
     targets = None
     if inputs is not None:
         targets = _as_list(inputs)
         if not targets:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+
     captured = _run(roots, root_grads, retain_graph, create_graph, targets, accumulate=True,
                     listener=listener)
     for t, g in zip(targets or (), captured):
@@ -171,7 +159,11 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     outs = _as_list(outputs)
     ins = _as_list(inputs)
     grads = _as_list(grad_outputs) or [None] * len(outs)
+    _check_grad_types(grads)
+    if len(grads) != len(outs):
+        raise RuntimeError(f"got {len(outs)} tensors and {len(grads)} gradients")
     if allow_unused is None:
+
         allow_unused = materialize_grads
     if retain_graph is None:
         retain_graph = create_graph
@@ -205,7 +197,7 @@ def _grad_tensor(g: Any, like: Tensor) -> Tensor:
 def _dependencies(roots: list[tuple[Node, int]]) -> dict[Node, int]:
     """Number of edges into each node reachable from the roots."""
     deps: dict[Node, int] = {}
-    stack = [n for n, _ in roots]
+    stack = list(dict.fromkeys(n for n, _ in roots))  # a node named twice is walked once
     seen = set(stack)
     while stack:
         node = stack.pop()
@@ -317,8 +309,12 @@ def _run_node(node: Node, grads: list, retain_graph: bool, create_graph: bool,
     if listener is not None:
         listener.on_node(node, [_copy(g) for g in grads])
     if is_acc:
+        if node._pre_hooks:
+            grads = _node_pre_hooks(node, grads)
         if accumulate and grads[0] is not None:
             _accumulate(node.variable, grads[0], create_graph, listener)
+        if node._post_hooks:
+            _node_post_hooks(node, (), grads)
         return
     if node._pre_hooks:
         grads = _node_pre_hooks(node, grads)
@@ -378,9 +374,15 @@ def _tensor_hooks(node: Node, grads: list) -> list:
         for h in list(hooks):
             r = h(g)
             if r is not None:
+                if not isinstance(r, Tensor):
+                    raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
+                if r._data.shape != g._data.shape:
+                    name = getattr(h, "__name__", type(h).__name__)
+                    raise RuntimeError(f"hook '{name}' has changed the size of value")
                 g = r
         grads[nr] = _unwrap(g, STATE.enabled)
     return grads
+
 
 
 def _node_pre_hooks(node: Node, grads: list) -> list:
@@ -423,9 +425,14 @@ def _accumulate(var: Tensor, g: Any, create_graph: bool, listener: Listener | No
             g = g.to(var.dtype)
         if var._grad is None:
             new = g if create_graph else g.detach()
-            if not create_graph and (g._data.base is not None or not g._data.flags.writeable):
+            if create_graph and g._rg:  # torch copies it: empty_like(g).copy_(g), CopyBackwards
+                from .ops.inplace import copy_
+
+                new = copy_(_make(np.empty_like(g._data), var.dtype, None), g)
+            elif not create_graph and (g._data.base is not None or not g._data.flags.writeable):
                 new = _make(np.array(g._data, copy=True), var.dtype, None)
             var._grad = new
+
         elif create_graph:
             var._grad = var._grad + g
         else:

@@ -20,11 +20,14 @@ class device:  # noqa: N801
         if isinstance(type, device):
             type = type.type  # noqa: A001
         kind = str(type).split(":")[0]
+        if kind == "cuda":
+            raise AssertionError("Torch not compiled with CUDA enabled")
         if kind != "cpu":
             raise RuntimeError(
-                f"Expected one of cpu, cuda, ... device type at start of device string: {type}"
-                if kind not in ("cuda", "mps", "meta") else
-                "autograd_lab runs on the CPU only"
+                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
+                "fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type "
+                f"at start of device string: {type}"
+                if kind not in ("mps", "meta") else "autograd_lab runs on the CPU only"
             )
         self.type, self.index = "cpu", index
 
@@ -63,9 +66,11 @@ def _infer(data: Any) -> tuple[np.ndarray, dtype]:
         return data, from_numpy_dtype(data.dtype)
     if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in _flat(data)):
         data = _untensor(data)
+    _check_nested(data)
     arr = np.array(data)
     if arr.dtype == object or arr.dtype.kind in "USV":
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+
     if arr.dtype.kind == "f":
         return arr, get_default_dtype()
     if arr.dtype.kind in "iu":
@@ -77,7 +82,48 @@ def _infer(data: Any) -> tuple[np.ndarray, dtype]:
     return arr, from_numpy_dtype(arr.dtype)
 
 
+def _check_nested(data: Any) -> None:
+    """torch's errors for data it cannot read: ragged lists, strings, other objects."""
+    if isinstance(data, (list, tuple)):
+        shape = _nested_shape(data, 0)
+        _check_shape(data, shape, 0)
+        return
+    if isinstance(data, str):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if not isinstance(data, (int, float, bool, np.number, np.bool_)):
+        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _nested_shape(data: Any, depth: int) -> list:
+    shape = []
+    while isinstance(data, (list, tuple)):
+        shape.append(len(data))
+        if not data:
+            break
+        data = data[0]
+    if isinstance(data, str):
+        raise ValueError(f"too many dimensions '{type(data).__name__}'")
+    return shape
+
+
+def _check_shape(data: Any, shape: list, dim: int) -> None:
+    if dim == len(shape):
+        if isinstance(data, str):
+            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        if not isinstance(data, (int, float, bool, np.number, np.bool_, list, tuple)):
+            raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+        return
+    if not isinstance(data, (list, tuple)):
+        raise TypeError("not a sequence")
+    if len(data) != shape[dim]:
+        raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got "
+                         f"{len(data)})")
+    for x in data:
+        _check_shape(x, shape, dim + 1)
+
+
 def _flat(data: Any) -> list:
+
     out, stack = [], [data]
     while stack:
         x = stack.pop()
@@ -89,10 +135,10 @@ def _flat(data: Any) -> list:
 
 
 def _untensor(data: Any) -> Any:
-    if isinstance(data, Tensor):
-        if data._data.ndim:
-            return data._data.tolist()
-        return data.item()
+    if isinstance(data, Tensor):  # torch reads a tensor inside a list as one number
+        if data._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return data._data.reshape(()).item()
     if isinstance(data, (list, tuple)):
         return [_untensor(x) for x in data]
     return data
@@ -132,36 +178,43 @@ def from_numpy(arr: np.ndarray) -> Tensor:
     return _make(arr, from_numpy_dtype(arr.dtype), None)
 
 
-def _size(size: tuple) -> tuple:
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+def _size(size: tuple, name: str = "empty") -> tuple:
+    """A factory's ``*size`` (ints, or one tuple/list) as a shape, with torch's errors."""
+    packed = len(size) == 1 and isinstance(size[0], (tuple, list))
+    if packed:
         size = tuple(size[0])
-    for s in size:
+    for i, s in enumerate(size):
         if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
-            raise TypeError(
-                f"zeros(): argument 'size' (position 1) must be tuple of ints, but found element "
-                f"of type {type(s).__name__} at pos 0"
-            )
+            if len(size) == 1 and not packed:
+                raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, "
+                                f"not {type(s).__name__}")
+            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
+                            f"{i + 1} with error \"type must be tuple of ints,but got "
+                            f"{type(s).__name__}\"")
         if s < 0:
+            if name == "zeros":
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
                                f"{list(size)}")
     return tuple(int(s) for s in size)
 
 
-def _filled(value: Any, size: tuple, dtype: dtype | None, requires_grad: bool) -> Tensor:
+def _filled(value: Any, size: tuple, dtype: dtype | None, requires_grad: bool,
+            name: str = "empty") -> Tensor:
     dt = dtype or get_default_dtype()
-    return _finish(np.full(_size(size), value, dtype=dt.np), dt, requires_grad)
+    return _finish(np.full(_size(size, name), value, dtype=dt.np), dt, requires_grad)
 
 
 def zeros(*size: Any, dtype: dtype | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
     _check_device(device)
-    return _filled(0, size, dtype, requires_grad)
+    return _filled(0, size, dtype, requires_grad, "zeros")
 
 
 def ones(*size: Any, dtype: dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     _check_device(device)
-    return _filled(1, size, dtype, requires_grad)
+    return _filled(1, size, dtype, requires_grad, "ones")
 
 
 def empty(*size: Any, dtype: dtype | None = None, device: Any = None,
@@ -170,9 +223,11 @@ def empty(*size: Any, dtype: dtype | None = None, device: Any = None,
     return _filled(0, size, dtype, requires_grad)  # zeros: deterministic notebooks
 
 
-def full(size: Any, fill_value: Any, *, dtype: dtype | None = None, device: Any = None,
+def full(size: Any, fill_value: Any = None, *, dtype: dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     _check_device(device)
+    if fill_value is None:
+        raise TypeError('full() missing 1 required positional arguments: "fill_value"')
     if dtype is None:
         dtype = D.scalar_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     return _filled(fill_value, tuple(size) if not isinstance(size, int) else (size,), dtype,
@@ -222,6 +277,8 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtype | None = 
 
 def linspace(start: float, end: float, steps: int, *, dtype: dtype | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     dt = dtype or get_default_dtype()
     # torch fills the first half from ``start`` and the second half back from ``end``
     if steps == 1:
@@ -237,4 +294,8 @@ def linspace(start: float, end: float, steps: int, *, dtype: dtype | None = None
 def eye(n: int, m: int | None = None, *, dtype: dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
     dt = dtype or get_default_dtype()
+    for name, v in (("n", n), ("m", m)):
+        if v is not None and v < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {v}")
     return _finish(np.eye(n, m if m is not None else n, dtype=dt.np), dt, requires_grad)
+

@@ -51,13 +51,25 @@ class _GradModeContext:
         return type(self)()
 
 
-class no_grad(_GradModeContext):  # noqa: N801
+class _NoParamContext(_GradModeContext):
+    """Also a decorator without parentheses: ``@no_grad`` as well as ``@no_grad()``."""
+
+    def __new__(cls, orig_func: Callable | None = None) -> Any:
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+    def __init__(self, orig_func: Callable | None = None) -> None:
+        super().__init__()
+
+
+class no_grad(_NoParamContext):  # noqa: N801
     """Disable graph recording: results of operations do not require grad."""
 
     _target = False
 
 
-class enable_grad(_GradModeContext):  # noqa: N801
+class enable_grad(_NoParamContext):  # noqa: N801
     """Enable graph recording (inside a ``no_grad`` block)."""
 
     _target = True
@@ -75,7 +87,13 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801
     def __enter__(self) -> None:
         pass
 
+    def __call__(self, fn: Callable) -> Callable:
+        # as a decorator it must not change the mode now: undo what __init__ did
+        STATE.enabled = self._prev[-1]
+        return super().__call__(fn)
+
     def clone(self) -> set_grad_enabled:
+
         ctx = type(self).__new__(type(self))
         ctx._prev = []
         ctx._target = self._target

@@ -44,11 +44,12 @@ class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 
     An input is kept by reference. An output is kept as its buffer only (not the
-    Tensor), so output -> grad_fn -> saved output makes no reference cycle.
+    Tensor), and its node weakly, so output -> grad_fn -> saved output makes no
+    reference cycle: a graph is freed as soon as its last reference goes.
     """
 
     __slots__ = ("tensor", "data", "storage", "vc", "version", "dtype", "output_nr",
-                 "producer", "packed", "unpack_hook")
+                 "_producer", "packed", "unpack_hook")
 
     def __init__(self, t: Tensor, is_output: bool, node: Node | None = None) -> None:
         self.vc = t._vc
@@ -61,10 +62,15 @@ class SavedTensor:
             self.tensor = None
             self.data, self.storage, self.dtype = t._data, t._storage, t.dtype
             self.output_nr = t._output_nr
-            self.producer = node
+            self._producer = weakref.ref(node) if node is not None else None
         else:
             self.tensor = t
-            self.producer = None
+            self._producer = None
+
+    @property
+    def producer(self) -> Node | None:
+        """The node whose output this is (None for a saved input)."""
+        return self._producer() if self._producer is not None else None
 
     def unpack(self, node: Node, as_tensor: bool) -> Any:
         """The saved value (array or Tensor); raises torch's error if it was modified."""
@@ -168,15 +174,26 @@ class Node:
         """The saved tensors still held, by name (for the visual tools)."""
         return [(k, v) for k, v in self._saved.items() if type(v) is SavedTensor]
 
+    wrapped_saved: tuple[str, ...] = ()  # tensor slots that may hold a Python number
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_saved_") and name[7:] in type(self).saved_names:
+            shown = self.__dict__.get("_shown")
+            if shown is not None and name[7:] in shown:
+                return shown[name[7:]]
             v = self._saved.get(name[7:])
+
             if type(v) is SavedTensor:
                 return v.unpack(self, True)
             if v is FREED:
                 raise RuntimeError(msg.BACKWARD_TWICE)
+            if v is not None and name[7:] in type(self).wrapped_saved:
+                return _wrapped_number(v)
             return v
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | {f"_saved_{n}" for n in type(self).saved_names})
 
     # ---- hooks ----------------------------------------------------------------------------
 
@@ -205,13 +222,12 @@ class Node:
         return out if type(out) is tuple else (out,)
 
     def __call__(self, *grads: Tensor) -> Any:
-        """Run this node's backward on Tensors, as ``grad_fn(grad)`` does in torch."""
+        """Run this node's backward, as ``grad_fn(grad)`` does in torch: in the current grad
+        mode, so results record a graph when saved values or ``grads`` require grad."""
         from .tensor import Tensor, _wrap_grad
 
-        with _grad_mode(STATE.enabled and any(g.requires_grad for g in grads)):
-            as_tensor = STATE.enabled
-            gs = [g if as_tensor else g._data for g in grads]
-            out = self.apply(gs)
+        as_tensor = STATE.enabled
+        out = self.apply([g if as_tensor else g._data for g in grads])
         res = tuple(None if g is None else g if isinstance(g, Tensor) else _wrap_grad(g)
                     for g in out)
         return res if len(res) != 1 else res[0]
@@ -231,6 +247,16 @@ class AccumulateGrad(Node):
     def backward(self, grad: Any) -> tuple:
         return ()
 
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def __call__(self, *grads: Tensor) -> tuple:
+        """``acc(grad)`` adds ``grad`` into the leaf's ``.grad`` and returns ``()``."""
+        from .engine import _accumulate
+
+        _accumulate(self.variable, grads[0], STATE.enabled and grads[0].requires_grad, None)
+        return ()
+
     def _sequence_nr(self) -> int:
         return 2**64 - 1
 
@@ -242,10 +268,26 @@ def grad_accumulator(t: Tensor) -> AccumulateGrad:
     if acc is None:
         acc = AccumulateGrad(t)
         t._acc = weakref.ref(acc)
+        hooks = t.__dict__.get("_leaf_hooks")  # hooks registered on the leaf itself
+        if hooks is not None:
+            acc._tensor_pre_hooks = hooks
     return acc
 
 
-class _Handle:
+def _wrapped_number(v: Any) -> Any:
+    """A Python number saved in a tensor slot, read back as torch shows it: a 0-d tensor."""
+    from .factories import tensor
+
+    return tensor(v, dtype=None) if not isinstance(v, float) else tensor(v, dtype=_float64())
+
+
+def _float64() -> Any:
+    from ._dtype import float64
+
+    return float64
+
+
+class RemovableHandle:
     """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
 
     __slots__ = ("_list", "_fn")
@@ -256,6 +298,10 @@ class _Handle:
     def remove(self) -> None:
         if self._fn in self._list:
             self._list.remove(self._fn)
+
+
+_Handle = RemovableHandle
+
 
 
 class _grad_mode:  # noqa: N801
@@ -286,7 +332,7 @@ def edge(t: Any) -> tuple:
     fn = getattr(t, "grad_fn", None)
     if fn is not None:
         return (fn, t._output_nr)
-    if getattr(t, "_rg", False):
+    if getattr(t, "_rg", False) and not t._nograd_view:
         return (grad_accumulator(t), 0)
     return (None, 0)
 

@@ -31,7 +31,15 @@ class Size(tuple):
 
     __str__ = __repr__
 
+    def __getitem__(self, key: Any) -> Any:
+        r = tuple.__getitem__(self, key)
+        return Size(r) if isinstance(key, slice) else r
+
+    def __add__(self, other: Any) -> Size:
+        return Size(tuple.__add__(self, other))
+
     def numel(self) -> int:
+
         n = 1
         for s in self:
             n *= s
@@ -51,6 +59,7 @@ class Tensor:
     _base: Tensor | None = None  # the tensor this one is a view of
     _retains_grad = False
     _is_param = False
+    _nograd_view = False  # a view made under no_grad of a tensor requiring grad (no edge back)
 
     def __init__(self, *args: Any) -> None:
         """Legacy constructor: ``Tensor([1, 2])`` (data) or ``Tensor(2, 3)`` (sizes)."""
@@ -73,7 +82,7 @@ class Tensor:
                 msg.NON_LEAF_REQUIRES_GRAD_FALSE if not value else msg.NON_LEAF_REQUIRES_GRAD
             )
         if value and not self.dtype.is_floating_point:
-            raise RuntimeError(msg.METHOD_REQUIRES_GRAD)
+            raise RuntimeError(msg.SETTER_REQUIRES_GRAD)
         self._rg = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -81,7 +90,9 @@ class Tensor:
             if requires_grad:
                 return self
             raise RuntimeError(msg.NON_LEAF_REQUIRES_GRAD_FALSE)
-        self.requires_grad = requires_grad
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError(msg.METHOD_REQUIRES_GRAD)  # torch words this one differently
+        self._rg = bool(requires_grad)
         return self
 
     @property
@@ -90,22 +101,23 @@ class Tensor:
 
     @property
     def grad(self) -> Tensor | None:
-        if self.grad_fn is not None and not self._retains_grad:
+        g = self._grad
+        if g is None and self.grad_fn is not None and not self._retains_grad:
             warnings.warn(msg.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
-        return self._grad
+        return g
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
         if value is not None:
             if not isinstance(value, Tensor):
                 raise TypeError(
-                    f"assigned grad expected to be a Tensor or None but got grad of "
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
                     f"{type(value).__name__}"
                 )
-            if value.shape != self.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(msg.grad_size_mismatch(value._data.shape, self._data.shape))
             if value.dtype is not self.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(msg.grad_dtype_mismatch(value.dtype, self.dtype))
         self._grad = value
 
     @property
@@ -133,6 +145,9 @@ class Tensor:
         fn = self.grad_fn if self.grad_fn is not None else grad_accumulator(self)
         if fn._tensor_pre_hooks is None:
             fn._tensor_pre_hooks = {}
+        if self.grad_fn is None:  # the leaf keeps its hooks: its AccumulateGrad may be remade
+            self.__dict__["_leaf_hooks"] = fn._tensor_pre_hooks
+
         hooks = fn._tensor_pre_hooks.setdefault(self._output_nr, [])
         hooks.append(hook)
         return _Handle(hooks, hook)
@@ -236,7 +251,8 @@ class Tensor:
     def __iter__(self) -> Iterator[Tensor]:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(self.unbind(0))  # torch iterates through unbind (UnbindBackward0)
+
 
     # ---- conversion -------------------------------------------------------------------------
 
@@ -245,7 +261,7 @@ class Tensor:
             raise RuntimeError(msg.NUMPY_REQUIRES_GRAD)
         return self._data
 
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+    def __array__(self, dtype: Any = None) -> np.ndarray:  # no ``copy``: as torch's (numpy warns)
         if self._rg:
             raise RuntimeError(msg.NUMPY_REQUIRES_GRAD)
         return self._data if dtype is None else self._data.astype(dtype)
@@ -259,10 +275,20 @@ class Tensor:
         return self._data.tolist()
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar())
+
+    def _scalar(self) -> float | int | bool:
+        """The one element, for ``float()``/``int()`` (which torch words differently)."""
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        if self._rg:
+            msg.warn_once("Converting a tensor with requires_grad=True to a scalar may lead to "
+                          "unexpected behavior.\nConsider using tensor.detach() first.",
+                          stacklevel=3)
+        return self._data.reshape(()).item()
 
     def __index__(self) -> int:
         if self.dtype._cat == 2 or self._data.size != 1:
@@ -288,7 +314,8 @@ class Tensor:
         fn = self.grad_fn
         return tensor_repr(
             self._data, self.dtype.name, requires_grad=self._rg,
-            grad_fn_name=None if fn is None else fn.name(),
+            grad_fn_name=None if fn is None else type(fn).__name__,
+
         )
 
     def __str__(self) -> str:

@@ -15,6 +15,11 @@ if ((${#notebooks[@]})); then
     .venv/bin/jupyter trust "${notebooks[@]}" >/dev/null
 fi
 
+# Exercise copies with the answers removed, made from the reference notebooks.
+if ((${#notebooks[@]})); then
+    .venv/bin/python scripts/make_student_notebooks.py --out notebooks/student
+fi
+
 extra=()
 if [[ "$(id -u)" == 0 ]]; then
     extra+=(--allow-root)

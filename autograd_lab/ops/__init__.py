@@ -20,9 +20,10 @@ from .movement import (
     squeeze, stack, t, transpose, unbind, unflatten, unsqueeze, view,
 )
 from .reduce import (
-    amax, amin, argmax, argmin, log_softmax, logsumexp, max, mean, min, prod, softmax, std, sum,
-    var,
+    amax, amin, argmax, argmin, log_softmax, logsumexp, max, mean, min, norm, prod, softmax, std,
+    sum, var,
 )
+
 from .unary import (
     abs, clamp, clamp_max, clamp_min, cos, exp, expm1, log, log1p, log2, neg, reciprocal, relu,
     rsqrt, sigmoid, sign, sin, sqrt, square, tan, tanh,
@@ -34,7 +35,7 @@ __all__ = [
     "clamp_tensor", "clone", "cos", "div", "dot", "eq", "equal", "exp", "expand", "expm1",
     "flatten", "flip", "floor_divide", "ge", "gt", "isclose", "le", "log", "log1p", "log2",
     "log_softmax", "logical_not", "logsumexp", "lt", "matmul", "max", "maximum", "mean", "min",
-    "minimum", "mm", "mul", "mv", "narrow", "ne", "neg", "outer", "permute", "pow", "prod",
+    "minimum", "mm", "mul", "mv", "narrow", "ne", "neg", "norm", "outer", "permute", "pow", "prod",
     "reciprocal", "relu", "remainder", "repeat", "reshape", "rsqrt", "rsub", "select", "sigmoid",
     "sign", "sin", "softmax", "split", "sqrt", "square", "squeeze", "stack", "std", "sub", "sum",
     "t", "tan", "tanh", "trace", "transpose", "unbind", "unflatten", "unsqueeze", "var", "view",

@@ -6,6 +6,7 @@ its input's shape when the forward broadcast it.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -13,8 +14,13 @@ import numpy as np
 from .._dtype import bool_, get_default_dtype
 from . import common as c
 from .common import (
+    _NO_EDGE,
+    STATE,
     Node,
     Tensor,
+    _edge,
+    _new_node,
+    _seq,
     binary_args,
     broadcast_error,
     float_dtype,
@@ -29,11 +35,15 @@ def _shape(x: Any) -> tuple:
 
 
 def _binary(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> tuple[Tensor, Node | None]:
+    if type(x) is Tensor and (type(y) is float or (type(y) is Tensor and y.dtype is x.dtype)):
+        return _binary_fast(cls, fn, x, y)
     a, b, dt = binary_args(x, y, name)
     try:
         data = fn(a, b)
     except ValueError:
         raise broadcast_error(np.shape(a), np.shape(b)) from None
+    except OverflowError:  # torch casts an out-of-range Python int to the dtype: it wraps
+        data = fn(*(np.array(v).astype(dt.np) if type(v) is int else v for v in (a, b)))
     node = node_for(cls, x, y)
     out = make(data, dt, node)
     if node is not None:
@@ -47,6 +57,37 @@ def _binary(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> tuple[Tensor
         if dx is not dt or dy is not dt:
             node.casts = (dx, dy)
     return out, node
+
+
+def _binary_fast(cls: type[Node], fn: Any, x: Tensor, y: Any) -> tuple[Tensor, Node | None]:
+    """The common case -- a tensor with a Python float, or two tensors of one dtype --
+    with the general path's steps inlined (this runs for every scalar op of a training loop)."""
+    a, dt = x._data, x.dtype
+    ty = type(y) is Tensor
+    b = y._data if ty else y
+    if not ty and dt._cat != 2:
+        dt = get_default_dtype()
+    try:
+        if a.ndim == 0 and (not ty or b.ndim == 0):
+            data = fn(a[()], b[()] if ty else b)  # numpy scalar math is ~8x faster than 0-d
+        else:
+            data = fn(a, b)
+    except ValueError:
+        raise broadcast_error(a.shape, b.shape) from None
+    if STATE.enabled and (x._rg or (ty and y._rg)):
+        node = _new_node(cls)
+        node.next_functions = (_edge(x), _edge(y) if ty else _NO_EDGE)
+        node._saved = {}
+        node._seq = next(_seq)
+        out = make(data, dt, node)
+        if ty and (a.shape != b.shape or a.shape != out._data.shape):
+            node.shapes = (a.shape, b.shape)
+        elif not ty and a.shape != out._data.shape:
+            node.shapes = (a.shape, out._data.shape)
+        if dt is not x.dtype:
+            node.casts = (x.dtype, dt)
+        return out, node
+    return make(data, dt, None), None
 
 
 class BinaryNode(Node):
@@ -77,7 +118,7 @@ class AddBackward0(BinaryNode):
 
 def add(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
     if alpha == 1:
-        out, node = _binary(AddBackward0, np.add, x, y, "add")
+        out, node = _binary(AddBackward0, operator.add, x, y, "add")
     else:
         out, node = _binary(AddBackward0, lambda a, b: a + alpha * b, x, y, "add")
     if node is not None:
@@ -96,15 +137,27 @@ class SubBackward0(BinaryNode):
                 self.reduce(1, -g if alpha == 1 else g * -alpha) if self.needs(1) else None)
 
 
+def _is_bool(v: Any) -> bool:
+    return v.dtype is bool_ if isinstance(v, Tensor) else isinstance(v, (bool, np.bool_))
+
+
+def _bool_sub_error(x: Any, y: Any) -> RuntimeError:
+    if isinstance(x, Tensor) and isinstance(y, Tensor) and _is_bool(x) and _is_bool(y):
+        return RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+            "or `logical_xor()` operator instead."
+        )
+    return RuntimeError(
+        "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+        "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+    )
+
+
 def sub(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
-    for t in (x, y):
-        if isinstance(t, Tensor) and t.dtype is bool_:
-            raise RuntimeError(
-                "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
-            )
+    if _is_bool(x) or _is_bool(y):
+        raise _bool_sub_error(x, y)
     if alpha == 1:
-        out, node = _binary(SubBackward0, np.subtract, x, y, "sub")
+        out, node = _binary(SubBackward0, operator.sub, x, y, "sub")
     else:
         out, node = _binary(SubBackward0, lambda a, b: a - alpha * b, x, y, "sub")
     if node is not None:
@@ -122,10 +175,26 @@ class RsubBackward1(Node):
         return -g if alpha == 1 else g * -alpha
 
 
+class RsubBackward0(BinaryNode):
+    """z = other - alpha * x (tensors);  dx = -alpha * g,  dother = g"""
+
+    saved_names = ("alpha",)
+
+    def backward(self, g: Any) -> tuple:
+        alpha = self._saved["alpha"]
+        return (self.reduce(0, -g if alpha == 1 else g * -alpha) if self.needs(0) else None,
+                self.reduce(1, g) if self.needs(1) else None)
+
+
 def rsub(x: Tensor, other: Any, *, alpha: float = 1) -> Tensor:
-    """``other - x`` for a Python number ``other`` (``1 - x``)."""
+    """``other - alpha * x`` (``1 - x`` is ``rsub(x, 1)``)."""
+    if _is_bool(x) or _is_bool(other):
+        raise _bool_sub_error(x, other)
     if isinstance(other, Tensor):
-        return sub(other, x, alpha=alpha)
+        out, node = _binary(RsubBackward0, lambda a, b: b - alpha * a, x, other, "rsub")
+        if node is not None:
+            node._saved["alpha"] = alpha
+        return out
     a, b, dt = binary_args(x, other, "rsub")
     node = node_for(RsubBackward1, x)
     out = make(b - alpha * a if alpha != 1 else b - a, dt, node)
@@ -138,6 +207,7 @@ class MulBackward0(BinaryNode):
     """z = x * y;  dx = g * y,  dy = g * x"""
 
     saved_names = ("self", "other")
+    wrapped_saved = ("self", "other")  # a saved Python number reads as a 0-d tensor
 
     def backward(self, g: Any) -> tuple:
         return (self.reduce(0, g * self.saved("other")) if self.needs(0) else None,
@@ -145,7 +215,7 @@ class MulBackward0(BinaryNode):
 
 
 def mul(x: Any, y: Any) -> Tensor:
-    out, node = _binary(MulBackward0, np.multiply, x, y, "mul")
+    out, node = _binary(MulBackward0, operator.mul, x, y, "mul")
     if node is not None:
         # Each factor is saved only when the *other* side needs a gradient.
         _save_operand(node, "other", y, node.needs(0))
@@ -163,9 +233,10 @@ def _save_operand(node: Node, name: str, v: Any, needed: bool) -> None:
 
 
 class DivBackward0(BinaryNode):
-    """z = x / y;  dx = g / y,  dy = -g * x / y^2"""
+    """z = x / y;  dx = g / y,  dy = -g * ((x / y) / y)  (torch's formula and order)"""
 
     saved_names = ("self", "other")
+    wrapped_saved = ("self", "other")
 
     def backward(self, g: Any) -> tuple:
         y = self.saved("other")
@@ -173,8 +244,9 @@ class DivBackward0(BinaryNode):
         gy = None
         if self.needs(1):
             x = self.saved("self")
-            gy = self.reduce(1, -g * x / (y * y))
+            gy = self.reduce(1, -g * ((x / y) / y))
         return gx, gy
+
 
 
 def div(x: Any, y: Any, *, rounding_mode: str | None = None) -> Tensor:
@@ -184,14 +256,41 @@ def div(x: Any, y: Any, *, rounding_mode: str | None = None) -> Tensor:
     if dt._cat != 2:  # true division of integers gives the default float dtype
         x = x.to(get_default_dtype()) if isinstance(x, Tensor) else float(x)
         y = y.to(get_default_dtype()) if isinstance(y, Tensor) else float(y)
-    out, node = _binary(DivBackward0, np.true_divide, x, y, "div")
+    out, node = _binary(DivBackward0, operator.truediv, x, y, "div")
     if node is not None:
         _save_operand(node, "other", y, True)
         _save_operand(node, "self", x, node.needs(1))
     return out
 
 
-def _div_rounded(x: Any, y: Any, mode: str) -> Tensor:
+class DivBackward2(BinaryNode):
+    """z = div(x, y, rounding_mode);  a step function: dx = 0,  dy = 0"""
+
+    saved_names = ("self", "other", "rounding_mode")
+    wrapped_saved = ("self", "other")
+
+    def backward(self, g: Any) -> tuple:
+        return (self.reduce(0, c.zeros_like_data(g)) if self.needs(0) else None,
+                self.reduce(1, c.zeros_like_data(g)) if self.needs(1) else None)
+
+
+class NotImplementedBackward(Node):
+    """An op torch defines no derivative for: backward raises."""
+
+    op = ""
+
+    def backward(self, *grads: Any) -> Any:
+        raise RuntimeError(f"derivative for aten::{self.op} is not implemented")
+
+
+# torch's node for such ops is literally named ``NotImplemented``
+FloorDivideBackward = type("NotImplemented", (NotImplementedBackward,),
+                           {"op": "floor_divide", "__module__": __name__})
+RemainderScalarSelfBackward = type("NotImplemented", (NotImplementedBackward,),
+                                   {"op": "remainder", "__module__": __name__})
+
+
+def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] | None = DivBackward2) -> Tensor:
     if mode not in ("trunc", "floor"):
         raise RuntimeError(
             f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'"
@@ -205,16 +304,65 @@ def _div_rounded(x: Any, y: Any, mode: str) -> Tensor:
             if np.any(np.asarray(b) == 0):
                 raise RuntimeError("ZeroDivisionError")
             data = np.floor_divide(a, b) if mode == "floor" else np.trunc(a / b)
-    return make(data, dt, None)
+    if dt._cat != 2:
+        node = None
+    elif cls is DivBackward2:
+        node = node_for(cls, x, y)
+    else:  # NotImplemented: an edge per tensor operand
+        node = node_for(cls, *[v for v in (x, y) if isinstance(v, Tensor)])
+
+    out = make(data, dt, node)
+    if node is not None and cls is DivBackward2:
+        _save_operand(node, "self", x, True)
+        _save_operand(node, "other", y, True)
+        node._saved["rounding_mode"] = mode
+    return out
 
 
 def floor_divide(x: Any, y: Any) -> Tensor:
-    return _div_rounded(x, y, "floor")
+    return _div_rounded(x, y, "floor", FloorDivideBackward)
+
+
+class RemainderBackward0(Node):
+    """z = x mod s (s a number);  dx = g"""
+
+    def backward(self, g: Any) -> Any:
+        return g
+
+
+class RemainderBackward1(BinaryNode):
+    """z = x - floor(x / y) * y;  dx = g,  dy = -g * floor(x / y)"""
+
+    saved_names = ("self", "other")
+
+    def backward(self, g: Any) -> tuple:
+        gy = None
+        if self.needs(1):
+            x, y = self.saved("self"), self.saved("other")
+            q = (x / y).floor() if isinstance(x, Tensor) else np.floor(x / y)
+            gy = self.reduce(1, -g * q)
+        return (self.reduce(0, g) if self.needs(0) else None, gy)
 
 
 def remainder(x: Any, y: Any) -> Tensor:
     a, b, dt = binary_args(x, y, "remainder")
-    return make(np.mod(a, b), dt, None)
+    data = np.mod(a, b)
+    if dt._cat != 2:
+        return make(data, dt, None)
+    if not isinstance(x, Tensor):
+        return make(data, dt, node_for(RemainderScalarSelfBackward, y))
+    if not isinstance(y, Tensor):
+        return make(data, dt, node_for(RemainderBackward0, x))
+    node = node_for(RemainderBackward1, x, y)
+    out = make(data, dt, node)
+    if node is not None:
+        if x._data.shape != data.shape or y._data.shape != data.shape:
+            node.shapes = (x._data.shape, y._data.shape)
+        if x.dtype is not dt or y.dtype is not dt:
+            node.casts = (x.dtype, y.dtype)
+        node.save("self", x)
+        node.save("other", y)
+    return out
 
 
 def true_divide_reverse(x: Tensor, other: Any) -> Tensor:
@@ -224,15 +372,28 @@ def true_divide_reverse(x: Tensor, other: Any) -> Tensor:
     return mul(reciprocal(x), other)
 
 
+def _power(a: Any, b: Any) -> Any:
+    """numpy's power, but integers to negative powers give torch's integer results."""
+    if np.result_type(a, b).kind in "iu" and np.any(np.asarray(b) < 0):
+        pos = np.power(a, np.abs(b))
+        unit = np.where(a == -1, np.where(np.asarray(b) % 2 == 0, 1, -1), (a == 1) * 1)
+        return np.where(np.asarray(b) < 0, unit, pos)
+    return np.power(a, b)
+
+
 class PowBackward1(BinaryNode):
+
     """z = x ** y (tensors);  dx = g * y * x^(y-1),  dy = g * z * log(x)"""
 
     saved_names = ("self", "exponent", "result")
 
     def backward(self, g: Any) -> tuple:
         x, y = self.saved("self"), self.saved("exponent")
-        gx = self.reduce(0, g * y * x ** (y - 1)) if self.needs(0) else None
-        gy = None
+        if self.casts is not None:  # compute in the result's dtype, as torch does
+            x, y = c.cast(x, self.out_dtype), c.cast(y, self.out_dtype)
+        gx = gy = None
+        if self.needs(0):  # torch: 0 where the exponent is 0 (no 0 * inf at x == 0)
+            gx = self.reduce(0, c.where(y == 0, 0.0, g * y * x ** (y - 1)))
         if self.needs(1):
             z = self.saved("result")
             # torch defines d/dy x^y = 0 where x == 0 and y >= 0
@@ -268,12 +429,17 @@ def pow(x: Any, y: Any) -> Tensor:  # noqa: A001
             node.save("exponent", y)
             node.save_output("result", out)
         return out
-    out, node = _binary(PowBackward1, np.power, x, y, "pow")
+    if x.dtype is bool_ and y.dtype is bool_:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    out, node = _binary(PowBackward1, _power, x, y, "pow")
+
     if node is not None:
+        node.out_dtype = out.dtype
         node.save("self", x)
         node.save("exponent", y)
         node.save_output("result", out)
     return out
+
 
 
 class MaximumBackward0(BinaryNode):
@@ -317,19 +483,28 @@ def minimum(x: Tensor, y: Tensor) -> Tensor:
 
 
 class ClampBackward0(Node):
-    """y = clamp(x, min, max) with tensor bounds;  dx = g where min <= x <= max"""
+    """y = clamp(x, min, max) with tensor bounds;  dx = g where min <= x <= max,
+    dmin = g where x < min (< max),  dmax = g where x > max (or max < min)"""
 
     saved_names = ("self", "min", "max")
 
     def backward(self, g: Any) -> tuple:
         x = self.saved("self")
         lo, hi = self.saved("min"), self.saved("max")
+        nf = self.next_functions
         mask = True
         if lo is not None:
             mask = x >= lo
         if hi is not None:
             mask = (x <= hi) if mask is True else mask & (x <= hi)
-        return sum_to(g * mask, self.shapes[0]), None, None
+        glo = ghi = None
+        if nf[1][0] is not None:
+            m = x < lo if hi is None else (x < lo) & (lo < hi)
+            glo = sum_to(g * m, self.shapes[1])
+        if nf[2][0] is not None:
+            m = x > hi if lo is None else (x > hi) | (hi < lo)
+            ghi = sum_to(g * m, self.shapes[2])
+        return sum_to(g * mask, self.shapes[0]), glo, ghi
 
 
 def clamp_tensor(x: Tensor, lo: Any, hi: Any) -> Tensor:
@@ -341,7 +516,7 @@ def clamp_tensor(x: Tensor, lo: Any, hi: Any) -> Tensor:
     node = node_for(ClampBackward0, x, lo, hi)
     out = make(data, x.dtype, node)
     if node is not None:
-        node.shapes = (x.shape,)
+        node.shapes = (x._data.shape, _shape(lo), _shape(hi))
         node.save("self", x)
         for k, v in (("min", lo), ("max", hi)):
             if isinstance(v, Tensor):
@@ -357,9 +532,7 @@ class WhereBackward0(BinaryNode):
     saved_names = ("condition",)
 
     def backward(self, g: Any) -> tuple:
-        cond = self._saved["condition"]
-        if isinstance(g, Tensor):
-            cond = make(cond, bool_, None)
+        cond = self.saved("condition")
         return (self.reduce(0, c.where(cond, g, 0.0)) if self.needs(0) else None,
                 self.reduce(1, c.where(cond, 0.0, g)) if self.needs(1) else None)
 
@@ -368,14 +541,17 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     if x is None and y is None:
         return tuple(make(i, c.int64, None) for i in np.nonzero(c.to_array(condition)))
     cond = c.to_array(condition)
-    if not isinstance(x, Tensor) and not isinstance(y, Tensor):
-        raise TypeError("where(): expected x or y to be a Tensor")
     if isinstance(condition, Tensor) and condition.dtype is not bool_:
+        from .reduce import _scalar_name
+
         raise RuntimeError(
             f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-            f"{condition.dtype.name.capitalize()}"
+            f"{_scalar_name(condition.dtype)}"
         )
-    a, b, dt = binary_args(x, y, "where")
+    if not isinstance(x, Tensor) and not isinstance(y, Tensor):  # two numbers
+        a, b, dt = x, y, c.result_type(x, y)
+    else:
+        a, b, dt = binary_args(x, y, "where")
     try:
         data = np.where(cond, a, b)
     except ValueError:
@@ -385,7 +561,9 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     out = make(data, dt, node)
     if node is not None:
         node.shapes = (_shape(x), _shape(y))
-        node._saved["condition"] = np.broadcast_to(cond, data.shape)
+        if not isinstance(condition, Tensor):
+            condition = make(np.asarray(cond, dtype=bool), bool_, None)
+        node.save("condition", condition)
     return out
 
 
@@ -426,7 +604,7 @@ def ge(x: Any, y: Any) -> Tensor:
 def _logic(fn: Any, x: Any, y: Any, name: str) -> Tensor:
     a, b, dt = binary_args(x, y, name)
     if dt._cat == 2:
-        raise RuntimeError(f'"{name}_cpu" not implemented for \'Float\'')
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'Float\'')
     return make(fn(a, b), dt, None)
 
 
@@ -444,8 +622,17 @@ def bitwise_xor(x: Any, y: Any) -> Tensor:
 
 def bitwise_not(x: Tensor) -> Tensor:
     if x.dtype._cat == 2:
-        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
+        raise NotImplementedError("\"bitwise_not_cpu\" not implemented for 'Float'")
     return make(np.invert(x._data), x.dtype, None)
+
+
+def invert(x: Tensor) -> Tensor:
+    """``~x``: bitwise not, for integer and bool tensors only."""
+    if x.dtype._cat == 2:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                        "tensors")
+    return make(np.invert(x._data), x.dtype, None)
+
 
 
 def logical_not(x: Tensor) -> Tensor:

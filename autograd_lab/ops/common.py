@@ -75,7 +75,7 @@ def _edge(x: Any) -> tuple:
         fn = x.grad_fn
         if fn is not None:
             return (fn, x._output_nr)
-        if x._rg:
+        if x._rg and not x._nograd_view:
             return (grad_accumulator(x), 0)
     return _NO_EDGE
 
@@ -89,12 +89,34 @@ def to_array(x: Any) -> Any:
     return x._data if isinstance(x, Tensor) else x
 
 
+class OperandTypeError(TypeError):
+    """An operand that is neither a Tensor nor a number. Operator methods turn it into
+    ``NotImplemented`` (so Python raises its own "unsupported operand" error, as for torch)."""
+
+
+OperandTypeError.__name__ = OperandTypeError.__qualname__ = "TypeError"  # as torch names it
+OperandTypeError.__module__ = "builtins"
+
+
+def operand_error(op: str, x: Any) -> OperandTypeError:
+    if op == "pow":
+        return OperandTypeError(
+
+            f"pow() received an invalid combination of arguments - got (Tensor, "
+            f"{type(x).__name__}), but expected one of:\n"
+            " * (Tensor input, Tensor exponent, *, Tensor out = None)\n"
+            " * (Number self, Tensor exponent, *, Tensor out = None)\n"
+            " * (Tensor input, Number exponent, *, Tensor out = None)\n"
+        )
+    return OperandTypeError(
+        f"{op}(): argument 'other' (position 2) must be Tensor, not {type(x).__name__}"
+    )
+
+
 def _check_scalar(x: Any, op: str) -> None:
     if type(x) is not float and not isinstance(x, (Number, np.bool_, np.number)):
-        raise TypeError(
-            f"{op}(): argument 'other' (position 1) must be Tensor or Number, not "
-            f"{type(x).__name__}"
-        )
+        raise operand_error(op, x)
+
 
 
 def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]:
@@ -198,10 +220,20 @@ def cos(x: Any) -> Any:
 
 
 def sign(x: Any) -> Any:
-    return x.sign() if isinstance(x, Tensor) else np.sign(x)
+    """torch's sign: like numpy's, but sign(nan) = 0."""
+    if isinstance(x, Tensor):
+        return x.sign()
+    s = np.sign(x)
+    return np.where(s != s, s.dtype.type(0), s) if s.dtype.kind == "f" else s
+
+
+
+def abs_(x: Any) -> Any:
+    return x.abs() if isinstance(x, Tensor) else np.abs(x)
 
 
 def where(c: Any, a: Any, b: Any) -> Any:
+
     if isinstance(a, Tensor) or isinstance(b, Tensor) or isinstance(c, Tensor):
         from .binary import where as twhere
 
@@ -234,10 +266,32 @@ def sum_keep(x: Any, axes: tuple) -> Any:
     """Sum over ``axes`` keeping them as size-1 dims."""
     if isinstance(x, Tensor):
         return x.sum(dim=axes, keepdim=True)
-    return x.sum(axis=axes, keepdims=True)
+    return x.sum(axis=axes, keepdims=True) if x.ndim else x  # a 0-d "dim 0" sums nothing
+
+
+def shown_dim(dim: Any) -> Any:
+    """A dim argument as torch shows it in ``_saved_dim``: as given, negatives as unsigned
+    64-bit (``-1`` reads ``18446744073709551615``), lists as tuples."""
+    if dim is None:
+        return None
+    if isinstance(dim, int):
+        return dim % 2**64
+    return tuple(int(d) % 2**64 for d in dim)
+
+
+def shown_dims(dim: Any) -> Any:
+    """Like ``shown_dim`` for ops whose dim is a list: one int reads as a 1-tuple."""
+    return shown_dim((dim,) if isinstance(dim, int) else dim)
+
+
+
+def show_saved(node: Node, **values: Any) -> None:
+    """Make ``node._saved_<name>`` read ``value`` (backward keeps its normalised copy)."""
+    node.__dict__.setdefault("_shown", {}).update(values)
 
 
 def norm_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+
     """``dim`` (int, tuple, list or None) as sorted non-negative axes; torch's range error."""
     if dim is None:
         return tuple(range(ndim))

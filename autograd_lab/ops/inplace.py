@@ -22,6 +22,11 @@ def check_inplace(t: Tensor) -> None:
     """torch refuses in-place changes to a leaf that requires grad (or a view of one)."""
     if not STATE.enabled:
         return
+    custom = t.__dict__.get("_custom_fn_view")  # a view returned by an autograd.Function
+    if custom:
+        raise RuntimeError(custom)
+    if t._nograd_view:
+        raise RuntimeError(msg.NO_GRAD_VIEW_INPLACE)
     base = t._base
     if base is not None and base.grad_fn is None and base._rg:
         raise RuntimeError(msg.VIEW_OF_LEAF_INPLACE)
@@ -31,6 +36,11 @@ def check_inplace(t: Tensor) -> None:
 
 def _write(t: Tensor, data: Any) -> None:
     src = np.asarray(data)
+    if src.shape != t._data.shape:
+        shape = np.broadcast_shapes(src.shape, t._data.shape)
+        if shape != t._data.shape:
+            raise RuntimeError(f"output with shape {list(t._data.shape)} doesn't match the "
+                               f"broadcast shape {list(shape)}")
     if src.dtype != t._data.dtype and not np.can_cast(src.dtype, t._data.dtype, "same_kind"):
         from .._dtype import from_numpy_dtype
         from .reduce import _scalar_name
@@ -49,6 +59,19 @@ def _adopt_saved_outputs(node: Node, res: Tensor, t: Tensor) -> None:
             sv.data, sv.storage, sv.vc, sv.version = t._data, t._storage, t._vc, t._vc[0]
 
 
+def _save_original(node: Node | None, t: Tensor) -> None:
+    """A backward that needs ``t``'s value before the change gets a copy of it (torch saves
+    ``original_self`` as a clone), since ``t`` itself is about to be overwritten."""
+    if node is None:
+        return
+    from ..node import SavedTensor
+    from .movement import clone
+
+    for k, sv in node._saved.items():
+        if type(sv) is SavedTensor and sv.tensor is t:
+            node._saved[k] = SavedTensor(clone(t), False)
+
+
 def apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
     """Run ``compute(t)`` out of place, write the result into ``t``, rebase its history."""
     check_inplace(t)
@@ -60,6 +83,7 @@ def apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], *others: Any) 
     if t._base is not None:
         return _inplace_on_view(t, compute)
     res = compute(t)
+    _save_original(res.grad_fn, t)
     _write(t, res._data)
     t._vc[0] += 1
     node = res.grad_fn
@@ -77,6 +101,9 @@ class CopySlices(Node):
     Backward: the gradient of the region the view covers goes through the in-place
     op's own node (``fn``); the rest of the base's gradient passes unchanged.
     """
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
 
     def backward(self, g: Any) -> tuple:
         if isinstance(g, Tensor):
@@ -110,6 +137,7 @@ def _inplace_on_view(t: Tensor, compute: Callable[[Tensor], Tensor]) -> Tensor:
     base = t._base
     view_fn = t.__dict__.get("_view_fn") or (lambda a: a)
     res = compute(t)
+    _save_original(res.grad_fn, t)
     _write(t, res._data)
     t._vc[0] += 1
     _rebase_view(t, base, res.grad_fn, view_fn)
@@ -155,7 +183,37 @@ class IndexPutBackward0(Node):
 
 
 def _value(v: Any, t: Tensor) -> Any:
-    return v._data if isinstance(v, Tensor) else v
+    if isinstance(v, Tensor):
+        return v._data
+    if not isinstance(v, (int, float, bool, np.number, np.bool_)):
+        raise TypeError(f"can't assign a {type(v).__name__} to a torch.{t.dtype._tensor_type}")
+    return v
+
+
+def _check_value_shape(value: Any, slot: tuple) -> None:
+    """torch's expand error when a value does not broadcast to the slots it is written to."""
+    shape = np.shape(value._data if isinstance(value, Tensor) else value)
+    lead = len(shape) - len(slot)
+    stripped = shape[lead:] if lead > 0 and all(s == 1 for s in shape[:lead]) else shape
+    for i in range(1, len(stripped) + 1):
+        s, want = stripped[-i], slot[-i] if i <= len(slot) else None
+        if s != 1 and s != want:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({want}) must match the existing size ({s}) "
+                f"at non-singleton dimension {len(slot) - i}.  Target sizes: {list(slot)}.  "
+                f"Tensor sizes: {list(stripped)}")
+
+
+def _assign(x: Tensor, np_key: Any, value: Any) -> None:
+    """``x._data[np_key] = value`` with torch's errors."""
+    v = _value(value, x)
+    try:
+        x._data[np_key] = v
+    except IndexError as e:
+        raise IndexError(str(e).replace("axis", "dimension")) from None
+    except ValueError:
+        _check_value_shape(value, np.shape(x._data[np_key]))
+        raise
 
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
@@ -166,7 +224,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     if not (STATE.enabled and needs_grad(x, value)):
         if STATE.enabled and x._rg and x.grad_fn is None:
             raise RuntimeError(msg.LEAF_INPLACE if advanced else msg.VIEW_OF_LEAF_INPLACE)
-        x._data[_np_key(key)] = _value(value, x)
+        _assign(x, _np_key(key), value)
         x._vc[0] += 1
         return
     if advanced:
@@ -186,6 +244,17 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         raise RuntimeError(msg.VIEW_OF_LEAF_INPLACE)
     view = getitem(x, key)
     check_inplace(view)
+    _check_value_shape(value, view._data.shape)
+    if isinstance(value, Tensor) and value._data.shape != view._data.shape:
+        # torch views the value without its leading 1s, then expands it to the slots
+        from .movement import expand, view as view_as_shape
+
+        shape = value._data.shape
+        while len(shape) > len(view._data.shape) and shape[0] == 1:
+            shape = shape[1:]
+        value = view_as_shape(value, shape)
+        if shape != view._data.shape:
+            value = expand(value, view._data.shape)
     fn = node_for(CopyBackwards, view, value)
     if fn is not None:
         fn.src_shape = value._data.shape if isinstance(value, Tensor) else ()
@@ -204,16 +273,29 @@ class ZeroBackward0(Node):
         return g * 0
 
 
-class FillBackward0(ZeroBackward0):
-    """x.fill_(v);  dx = 0"""
+class FillBackward2(ZeroBackward0):
+    """x.fill_(number);  dx = 0"""
+
+
+class FillBackward3(Node):
+    """x.fill_(v) with a 0-d tensor v;  dx = 0,  dv = sum(g)"""
+
+    def backward(self, g: Any) -> tuple:
+        gv = None
+        if self.next_functions[1][0] is not None:
+            gv = g.sum() if isinstance(g, Tensor) else np.asarray(g.sum())
+        return g * 0, gv
 
 
 def _constant_fill(t: Tensor, value: Any, cls: type[Node]) -> Tensor:
     def compute(x: Tensor) -> Tensor:
         data = np.full(x._data.shape, _value(value, x), dtype=x.dtype.np)
+        if isinstance(value, Tensor):
+            return make(data, x.dtype, node_for(FillBackward3, x, value))
         return make(data, x.dtype, node_for(cls, x))
 
-    return apply_inplace(t, compute)
+    return apply_inplace(t, compute, value)
+
 
 
 def zero_(t: Tensor) -> Tensor:
@@ -221,7 +303,7 @@ def zero_(t: Tensor) -> Tensor:
 
 
 def fill_(t: Tensor, value: Any) -> Tensor:
-    return _constant_fill(t, value, FillBackward0)
+    return _constant_fill(t, value, FillBackward2)
 
 
 def copy_(t: Tensor, src: Tensor) -> Tensor:

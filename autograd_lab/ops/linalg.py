@@ -12,19 +12,33 @@ from .movement import SqueezeBackward4, UnsafeViewBackward0, reshape, squeeze, u
 
 
 def _float_check(a: Tensor, b: Tensor, name: str) -> None:
-    if a.dtype is not b.dtype:
-        raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}"
-            if name == "mm" else
-            f"{name}: expected both tensors to have the same dtype, but got: "
-            f"{a.dtype.name} != {b.dtype.name}"
-        )
+    """torch's dtype-mismatch message of each product (they differ)."""
+    if a.dtype is b.dtype:
+        return
+    from .._messages import _CPP_TYPE
+    from .reduce import _scalar_name
+
+    if name == "mm":
+        text = (f"expected m1 and m2 to have the same dtype, but got: {_CPP_TYPE[a.dtype.name]} "
+                f"!= {_CPP_TYPE[b.dtype.name]}")
+    elif name == "mv":
+        v, m = _scalar_name(b.dtype), _scalar_name(a.dtype)
+        text = f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}"
+    else:
+        text = (f"expected scalar type {_scalar_name(a.dtype)} but found "
+                f"{_scalar_name(b.dtype)}")
+    raise RuntimeError(text)
+
+
+def _strides(a: np.ndarray) -> tuple:
+    return tuple(s // a.itemsize for s in a.strides)
 
 
 class MmBackward0(Node):
     """C = A @ B;  dA = g @ B^T,  dB = A^T @ g"""
 
-    saved_names = ("self", "mat2")
+    saved_names = ("self", "mat2", "self_sym_sizes", "self_sym_strides", "mat2_sym_sizes",
+                   "mat2_sym_strides")
 
     def backward(self, g: Any) -> tuple:
         nf = self.next_functions
@@ -47,13 +61,16 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     node = node_for(MmBackward0, a, b)
     out = make(a._data @ b._data, a.dtype, node)
     if node is not None:
-        node._saved["self"] = None
-        node._saved["mat2"] = None
+        s = node._saved
+        s["self"] = s["mat2"] = None
         if node.next_functions[1][0] is not None:
             node.save("self", a)
         if node.next_functions[0][0] is not None:
             node.save("mat2", b)
+        s["self_sym_sizes"], s["mat2_sym_sizes"] = a._data.shape, b._data.shape
+        s["self_sym_strides"], s["mat2_sym_strides"] = _strides(a._data), _strides(b._data)
     return out
+
 
 
 class MvBackward0(Node):
@@ -174,8 +191,8 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """torch.matmul: dispatches to dot, mv, mm or bmm as torch does."""
     if not isinstance(a, Tensor) or not isinstance(b, Tensor):
-        raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not "
-                        f"{type(b).__name__ if isinstance(a, Tensor) else type(a).__name__}")
+        raise c.operand_error("matmul", b if isinstance(a, Tensor) else a)
+
     da, db = a._data.ndim, b._data.ndim
     if da == 0 or db == 0:
         raise RuntimeError(
@@ -186,58 +203,80 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if da == 2 and db == 1:
         return mv(a, b)
     if da == 1 and db == 2:
-        if a._data.shape[0] != b._data.shape[0]:
-            raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied (1x{a._data.shape[0]} and "
-                f"{b._data.shape[0]}x{b._data.shape[1]})"
-            )
-        return squeeze(mm(unsqueeze(a, 0), b), (0,), _cls=SqueezeBackward4)
+        return squeeze(mm(unsqueeze(a, 0), b), 0, _cls=SqueezeBackward4)
     if da == 2 and db == 2:
         return mm(a, b)
-    if da >= 3 and db <= 2:
-        # fold the batch into the rows: (..., n, k) -> (B*n, k), one mm, then unfold
-        shp = a._data.shape
-        bm = b if db == 2 else unsqueeze(b, 1)
-        if shp[-1] != bm._data.shape[0]:
-            raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied ({int(np.prod(shp[:-1]))}x{shp[-1]}"
-                f" and {bm._data.shape[0]}x{bm._data.shape[1]})"
-            )
-        folded = reshape(a, (-1, shp[-1]))
-        out = mm(folded, bm)
-        node = node_for(UnsafeViewBackward0, out)
-        new_shape = shp[:-1] + (bm._data.shape[1],)
-        res = make(out._data.reshape(new_shape), out.dtype, node)
-        if node is not None:
-            node._saved["self_sym_sizes"] = out._data.shape
-        return squeeze(res, (-1,), _cls=SqueezeBackward4) if db == 1 else res
+    if _should_fold(a, b):
+        return _folded_matmul(a, b)
     return _batched_matmul(a, b)
 
 
+def _unsafe_view(x: Tensor, shape: tuple) -> Tensor:
+    """A reshape of a fresh result (``UnsafeViewBackward0``), as torch's ``_unsafe_view``."""
+    node = node_for(UnsafeViewBackward0, x)
+    out = make(x._data.reshape(shape), x.dtype, node)
+    if node is not None:
+        node._saved["self_sym_sizes"] = x._data.shape
+    return out
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """torch's choice: fold the batch of the larger operand into one mm/mv (no bmm) when the
+    other has at most 2 dims, and either it requires grad or folding needs no copy."""
+    a_larger = a._data.ndim >= b._data.ndim
+    big, small = (a, b) if a_larger else (b, a)
+    if not (big._data.ndim >= 3 and small._data.ndim <= 2):
+        return False
+    if small._rg:
+        return True
+    if a._data.ndim == 2:
+        return False
+    t1 = big._data if a_larger else np.swapaxes(big._data, -1, -2)
+    if t1.size == 0:
+        return True
+    st = _strides(t1)
+    return all(st[i] == st[i + 1] * t1.shape[i + 1] for i in range(t1.ndim - 1))
+
+
+def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
+    from .movement import mT, t
+
+    transpose = b._data.ndim > a._data.ndim
+    t1 = mT(b) if transpose else a
+    t2 = (t(a) if a._data.ndim == 2 else a) if transpose else b
+    sizes = t1._data.shape
+    out_shape = sizes[:-1]
+    rows = int(np.prod(out_shape))
+    folded = reshape(t1, (rows, sizes[-1]))
+    if t2._data.ndim == 2:
+        out = _unsafe_view(mm(folded, t2), out_shape + (t2._data.shape[1],))
+        return out.mT.contiguous() if transpose else out
+    return _unsafe_view(mv(folded, t2), out_shape)
+
+
 def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
+    """Broadcast the batch dims, flatten them, one bmm, then view the result."""
     from .movement import expand
 
-    a2 = unsqueeze(a, 0) if a._data.ndim == 1 else a
-    b2 = unsqueeze(b, -1) if b._data.ndim == 1 else b
-    (n, k), (k2, m) = a2._data.shape[-2:], b2._data.shape[-2:]
-    if k != k2:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{int(np.prod(b2._data.shape[:-2]))}, {k}] but got: "
-                           f"[{int(np.prod(b2._data.shape[:-2]))}, {k2}].")
+    da, db = a._data.ndim, b._data.ndim
+    sa, sb = a._data.shape, b._data.shape
+    n = sa[-2] if da > 1 else 1
+    m1 = sa[-1]
+    m2 = sb[-2] if db > 1 else sb[0]
+    p = sb[-1] if db > 1 else 1
+    batch_a, batch_b = sa[:-2] if da > 1 else (), sb[:-2] if db > 1 else ()
     try:
-        batch = np.broadcast_shapes(a2._data.shape[:-2], b2._data.shape[:-2])
+        batch = tuple(np.broadcast_shapes(batch_a, batch_b))
     except ValueError:
-        raise c.broadcast_error(a2._data.shape[:-2], b2._data.shape[:-2]) from None
-    bsz = int(np.prod(batch)) if batch else 1
-    ae = reshape(expand(a2, batch + (n, k)), (bsz, n, k))
-    be = reshape(expand(b2, batch + (k, m)), (bsz, k, m))
-    out = bmm(ae, be)
-    res = reshape(out, batch + (n, m))
-    if a._data.ndim == 1:
-        res = squeeze(res, (-2,), _cls=SqueezeBackward4)
-    if b._data.ndim == 1:
-        res = squeeze(res, (-1,), _cls=SqueezeBackward4)
-    return res
+        raise c.broadcast_error(batch_a, batch_b) from None
+    out_shape = batch + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
+    bsz = int(np.prod(batch))
+    ae = reshape(expand(a, batch + (n, m1)), (bsz, n, m1))
+    if db == 1:
+        be = unsqueeze(reshape(expand(b, batch + (m2,)), (bsz, m2)), 2)
+        return _unsafe_view(squeeze(bmm(ae, be), -1), out_shape)
+    be = reshape(expand(b, batch + (m2, p)), (bsz, m2, p))
+    return _unsafe_view(bmm(ae, be), out_shape)
 
 
 class TraceBackward0(Node):
@@ -267,6 +306,11 @@ def trace(x: Tensor) -> Tensor:
 
 
 def outer(a: Tensor, b: Tensor) -> Tensor:
+    """outer(a, b) = a[:, None] * b (a MulBackward0, as torch records it)."""
     from .binary import mul
 
+    for name, v in (("self", a), ("vec2", b)):
+        if v._data.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v._data.ndim}-D")
     return mul(reshape(a, (-1, 1)), b)
+

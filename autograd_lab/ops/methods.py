@@ -12,6 +12,8 @@ from . import linalg as L
 from . import movement as M
 from . import reduce as R
 from . import unary as U
+from .common import OperandTypeError
+
 
 
 def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
@@ -59,6 +61,33 @@ def _iop(fn: Any) -> Any:
 
     method.__name__ = fn.__name__ + "_"
     return method
+
+
+def _operator(fn: Any) -> Any:
+    """An operator method: an operand of another type gives ``NotImplemented``, so Python
+    tries the reflected method or raises its own TypeError (``t == None`` is False)."""
+
+    def method(self: Tensor, other: Any) -> Any:
+        try:
+            return fn(self, other)
+        except OperandTypeError:
+            return NotImplemented
+
+    method.__name__ = getattr(fn, "__name__", "operator")
+    return method
+
+
+def _rfloordiv(self: Tensor, other: Any) -> Tensor:
+    return B.floor_divide(other, self)
+
+
+def _rmod(self: Tensor, other: Any) -> Tensor:
+    return B.remainder(other, self)
+
+
+def _where(self: Tensor, condition: Any, other: Any) -> Tensor:
+    return B.where(condition, self, other)
+
 
 
 def _iunary(fn: Any) -> Any:
@@ -119,13 +148,6 @@ def _any(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return make(self._data.any(axis=d, keepdims=keepdim), bool_, None)
 
 
-def _norm(self: Tensor, p: Any = 2, dim: Any = None, keepdim: bool = False) -> Tensor:
-    if p == 2 or p == "fro":
-        return U.sqrt(R.sum(B.mul(self, self), dim, keepdim))
-    if p == 1:
-        return R.sum(U.abs(self), dim, keepdim)
-    return B.pow(R.sum(B.pow(U.abs(self), p), dim, keepdim), 1.0 / p)
-
 
 def _uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
     from ..random import uniform_
@@ -169,11 +191,14 @@ METHODS: dict[str, Any] = {
     "__mul__": B.mul, "__rmul__": B.mul, "__truediv__": B.div, "__rtruediv__": _rtruediv,
     "__pow__": B.pow, "__rpow__": _rpow, "__neg__": U.neg, "__abs__": U.abs,
     "__matmul__": L.matmul, "__rmatmul__": _rmatmul, "__floordiv__": B.floor_divide,
-    "__mod__": B.remainder,
+    "__mod__": B.remainder, "__rfloordiv__": _rfloordiv, "__rmod__": _rmod,
     "__eq__": B.eq, "__ne__": B.ne, "__lt__": B.lt, "__le__": B.le, "__gt__": B.gt,
     "__ge__": B.ge, "eq": B.eq, "ne": B.ne, "lt": B.lt, "le": B.le, "gt": B.gt, "ge": B.ge,
     "__and__": B.bitwise_and, "__or__": B.bitwise_or, "__xor__": B.bitwise_xor,
-    "__invert__": B.bitwise_not, "logical_not": B.logical_not, "isclose": B.isclose,
+    "__rand__": B.bitwise_and, "__ror__": B.bitwise_or, "__rxor__": B.bitwise_xor,
+    "__invert__": B.invert, "bitwise_and": B.bitwise_and, "bitwise_or": B.bitwise_or,
+    "bitwise_xor": B.bitwise_xor, "bitwise_not": B.bitwise_not, "where": _where,
+    "logical_not": B.logical_not, "isclose": B.isclose,
     "allclose": B.allclose, "equal": B.equal,
     # unary
     "exp": U.exp, "log": U.log, "log2": U.log2, "log1p": U.log1p, "expm1": U.expm1,
@@ -185,7 +210,7 @@ METHODS: dict[str, Any] = {
     "sum": R.sum, "mean": R.mean, "max": _max, "min": _min, "amax": R.amax, "amin": R.amin,
     "argmax": R.argmax, "argmin": R.argmin, "var": R.var, "std": R.std, "prod": R.prod,
     "softmax": R.softmax, "log_softmax": R.log_softmax, "logsumexp": R.logsumexp,
-    "all": _all, "any": _any, "norm": _norm,
+    "all": _all, "any": _any, "norm": R.norm,
     # linear algebra
     "matmul": L.matmul, "mm": L.mm, "mv": L.mv, "dot": L.dot, "bmm": L.bmm, "trace": L.trace,
     "outer": L.outer,
@@ -217,8 +242,16 @@ METHODS: dict[str, Any] = {
     "uniform_": _uniform_, "normal_": _normal_,
 }
 
+# Python operators (not the named methods) step aside for operands of other types.
+for _name in ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "pow", "rpow",
+              "matmul", "rmatmul", "floordiv", "rfloordiv", "mod", "rmod", "eq", "ne", "lt", "le",
+              "gt", "ge", "and", "or", "xor", "rand", "ror", "rxor", "iadd", "isub", "imul",
+              "itruediv", "ipow"):
+    METHODS[f"__{_name}__"] = _operator(METHODS[f"__{_name}__"])
+
 for _name, _fn in METHODS.items():
     setattr(Tensor, _name, _fn)
+
 
 Tensor.T = property(M.T)  # type: ignore[attr-defined]
 Tensor.mT = property(M.mT)  # type: ignore[attr-defined]

@@ -6,15 +6,17 @@ gradient back where the view came from: ``embed`` scatters it into zeros.
 
 from __future__ import annotations
 
+import builtins
 import warnings
 from typing import Any, Callable
 
 import numpy as np
 
-from .._dtype import bool_, int64
+from .._dtype import bool_, int64, uint8
 from .._dtype import dtype as DType
 from ..tensor import _make
 from . import common as c
+from .._messages import warn_once
 from .common import Node, Tensor, make, node_for, norm_dims
 
 
@@ -26,6 +28,8 @@ def _dim1(d: int, ndim: int) -> int:
 def _view(x: Tensor, data: np.ndarray, node: Node | None, fn: Callable) -> Tensor:
     """A result that aliases ``x``: same storage and version counter, base recorded."""
     out = _make(data, x.dtype, node, x._storage, x._vc)
+    if node is None and x._rg:  # made under no_grad: requires grad, but no gradient flows back
+        out._rg = out._nograd_view = True
     base = x._base if x._base is not None else x
     out._base = base
     prev = x.__dict__.get("_view_fn")
@@ -80,15 +84,17 @@ class UnsafeViewBackward0(ViewBackward0):
     """y = reshape of a fresh copy;  dx = g.view(x.shape)"""
 
 
-def _infer_shape(shape: tuple, numel: int) -> tuple:
+def _infer_shape(shape: tuple, numel: int, op: str = "view") -> tuple:
+    _check_ints(shape, op)
     shape = tuple(int(s) for s in shape)
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
     known = 1
-    for s in shape:
+    for i, s in enumerate(shape):
         if s != -1:
             if s < 0:
-                raise RuntimeError(f"invalid shape dimension {s}")
+                raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape "
+                                   f"{list(shape)}")
             known *= s
     if -1 in shape:
         if known == 0 or numel % known:
@@ -97,6 +103,21 @@ def _infer_shape(shape: tuple, numel: int) -> tuple:
     elif known != numel:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     return shape
+
+
+def _check_ints(shape: tuple, op: str) -> None:
+    """torch's argument errors for a shape that is not a tuple of ints."""
+    for s in shape:
+        if isinstance(s, (int, np.integer)) and not isinstance(s, bool):
+            continue
+        if isinstance(s, Tensor) and s._data.size == 1 and s.dtype._cat == 1:
+            continue
+        if op == "reshape":
+            raise TypeError(f"reshape(): argument 'shape' (position 1) must be tuple of ints, "
+                            f"not {type(s).__name__}")
+        got = ", ".join(type(v).__name__ for v in shape)
+        raise TypeError(f"{op}() received an invalid combination of arguments - got ({got}), "
+                        f"but expected one of:\n * (torch.dtype dtype)\n * (tuple of ints size)\n")
 
 
 def _shape_arg(shape: tuple) -> tuple:
@@ -125,11 +146,23 @@ def view(x: Tensor, *shape: Any) -> Tensor:
     return _view(x, data, node, lambda a: a.reshape(shape))
 
 
+def _viewable(a: np.ndarray, shape: tuple) -> bool:
+    """Whether ``a`` can take ``shape`` without a copy (the same rule for numpy and torch)."""
+    try:
+        np.reshape(a, shape, copy=False)
+    except ValueError:
+        return False
+    return True
+
+
 def reshape(x: Tensor, *shape: Any) -> Tensor:
-    shape = _infer_shape(_shape_arg(shape), x._data.size)
-    if x._data.flags.c_contiguous or x._data.size <= 1:
+    if len(shape) == 1 and isinstance(shape[0], str):
+        _check_ints(shape, "reshape")
+    shape = _infer_shape(_shape_arg(shape), x._data.size, "reshape")
+    if x._data.flags.c_contiguous or x._data.size <= 1 or _viewable(x._data, shape):
         return view(x, shape)
-    y = clone(x)  # torch: a non-contiguous reshape copies (CloneBackward0), then views
+    y = clone(x)  # torch: a reshape that cannot be a view copies (CloneBackward0), then views
+
     node = node_for(UnsafeViewBackward0, y)
     out = make(y._data.reshape(shape), y.dtype, node)
     if node is not None:
@@ -156,7 +189,12 @@ def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 def unflatten(x: Tensor, dim: int, sizes: tuple) -> Tensor:
     d = _dim1(dim, x._data.ndim)
     shp = x._data.shape
-    return view(x, shp[:d] + tuple(sizes) + shp[d + 1:])
+    sizes = tuple(sizes)
+    known = int(np.prod([s for s in sizes if s != -1]))
+    if (-1 not in sizes and known != shp[d]) or (-1 in sizes and (known == 0 or shp[d] % known)):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
+                           f"size of dim {dim} ({shp[d]}) in the input tensor")
+    return view(x, shp[:d] + sizes + shp[d + 1:])
 
 
 # ---- transposes -----------------------------------------------------------------------------
@@ -180,12 +218,13 @@ def permute(x: Tensor, *dims: Any) -> Tensor:
             f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
             f"to len(dims) = {len(dims)}"
         )
-    dims = tuple(_dim1(d, nd) for d in dims)
+    raw, dims = dims, tuple(_dim1(d, nd) for d in dims)
     if len(set(dims)) != nd:
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     node = node_for(PermuteBackward0, x)
     if node is not None:
         node._saved["dims"] = dims
+        c.show_saved(node, dims=c.shown_dim(raw))
     return _view(x, np.transpose(x._data, dims), node, lambda a: np.transpose(a, dims))
 
 
@@ -196,7 +235,9 @@ class TransposeBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         d0, d1 = self._saved["dim0"], self._saved["dim1"]
-        return g.transpose(d0, d1) if isinstance(g, Tensor) else np.swapaxes(g, d0, d1)
+        if isinstance(g, Tensor):
+            return g.transpose(d0, d1)
+        return np.swapaxes(g, d0, d1) if g.ndim else g
 
 
 def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -205,6 +246,7 @@ def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
     node = node_for(TransposeBackward0, x)
     if node is not None:
         node._saved.update(dim0=d0, dim1=d1)
+        c.show_saved(node, dim0=c.shown_dim(dim0), dim1=c.shown_dim(dim1))
     data = np.swapaxes(x._data, d0, d1) if nd else x._data
     return _view(x, data, node, lambda a: np.swapaxes(a, d0, d1) if a.ndim else a)
 
@@ -225,12 +267,15 @@ def t(x: Tensor) -> Tensor:
 
 def T(x: Tensor) -> Tensor:  # noqa: N802
     nd = x._data.ndim
-    if nd != 2 and nd != 0:
-        warnings.warn(
+    if nd == 0:  # torch warns once per process, as for the next one
+        warn_once("Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
+                  "cases.", stacklevel=3)
+    elif nd != 2:
+        warn_once(
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
             "deprecated and it will throw an error in a future release. Consider `x.mT` to "
             "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
-            "reverse the dimensions of a tensor.", UserWarning, stacklevel=3,
+            "reverse the dimensions of a tensor.", stacklevel=3,
         )
     return permute(x, tuple(range(nd - 1, -1, -1)))
 
@@ -262,6 +307,7 @@ def unsqueeze(x: Tensor, dim: int) -> Tensor:
     node = node_for(UnsqueezeBackward0, x)
     if node is not None:
         node._saved["dim"] = d
+        c.show_saved(node, dim=c.shown_dim(dim))
     return _view(x, np.expand_dims(x._data, d), node, lambda a: np.expand_dims(a, d))
 
 
@@ -304,7 +350,8 @@ def squeeze(x: Tensor, dim: Any = None, *, _cls: type[Node] | None = None) -> Te
     if node is not None:
         node._saved["self_sym_sizes"] = shp
         if dim is not None:
-            node._saved["dim"] = dim if isinstance(dim, int) else tuple(dim)
+            node._saved["dim"] = c.shown_dim(dim)
+
     return _view(x, np.squeeze(x._data, axes) if axes else x._data, node,
                  lambda a: np.squeeze(a, axes) if axes else a)
 
@@ -328,7 +375,12 @@ def expand(x: Tensor, *shape: Any) -> Tensor:
             f"the tensor ({len(src)})"
         )
     lead = len(shape) - len(src)
+    for i in range(lead):
+        if shape[i] < 0:
+            raise RuntimeError(f"The expanded size of the tensor ({shape[i]}) isn't allowed in a "
+                               f"leading, non-existing dimension {i}")
     full = tuple(src[i - lead] if (s == -1 and i >= lead) else s for i, s in enumerate(shape))
+
     for i, s in enumerate(src):
         if s != 1 and s != full[i + lead]:
             raise RuntimeError(
@@ -400,15 +452,17 @@ class FlipBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         dims = self._saved["dims"]
-        return g.flip(dims) if isinstance(g, Tensor) else np.flip(g, dims)
+        return g.flip(dims) if isinstance(g, Tensor) else np.flip(g, dims) if g.ndim else g
 
 
 def flip(x: Tensor, dims: Any) -> Tensor:
-    dims = norm_dims(dims, x._data.ndim)
+    raw, dims = dims, norm_dims(dims, x._data.ndim)
     node = node_for(FlipBackward0, x)
     if node is not None:
         node._saved["dims"] = dims
-    return make(np.flip(x._data, dims).copy(), x.dtype, node)
+        c.show_saved(node, dims=c.shown_dims(raw))
+
+    return make(np.flip(x._data, dims).copy() if x._data.ndim else x._data.copy(), x.dtype, node)
 
 
 # ---- indexing -------------------------------------------------------------------------------
@@ -426,17 +480,22 @@ class SelectBackward0(Node):
 def select(x: Tensor, dim: int, index: int) -> Tensor:
     shp = x._data.shape
     if not shp:
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = _dim1(dim, len(shp))
-    n = shp[d]
-    if not -n <= index < n:
-        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {n}")
-    i = index % n
+    if not -shp[d] <= index < shp[d]:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(shp)} at dimension {d}")
+    return _select(x, d, index, dim)
+
+
+def _select(x: Tensor, d: int, index: int, dim_arg: int) -> Tensor:
+    """``x.select(d, index)`` with the index checked; ``dim_arg`` as the caller wrote it."""
+    i = index % x._data.shape[d]
     key = (slice(None),) * d + (i, Ellipsis)  # Ellipsis keeps a 0-d result a view
     node = node_for(SelectBackward0, x)
     if node is not None:
-        node._saved.update(dim=d, index=i, self_sym_sizes=shp)
+        node._saved.update(dim=d, index=i, self_sym_sizes=x._data.shape)
+        c.show_saved(node, dim=c.shown_dim(dim_arg), index=c.shown_dim(index))
     return _view(x, x._data[key], node, lambda a: a[key])
 
 
@@ -451,10 +510,15 @@ class SliceBackward0(Node):
         return embed(g, s["self_sym_sizes"], key)
 
 
+_INT64_MAX = 2**63 - 1
+
+
 def slice_dim(x: Tensor, dim: int, start: Any, end: Any, step: Any) -> Tensor:
     shp = x._data.shape
     d = _dim1(dim, len(shp))
-    if step is not None and step <= 0:
+    if step is not None and step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step is not None and step < 0:
         raise ValueError("step must be greater than zero")
     start_, end_, step_ = slice(start, end, step).indices(shp[d])
     end_ = max(end_, start_)
@@ -462,11 +526,20 @@ def slice_dim(x: Tensor, dim: int, start: Any, end: Any, step: Any) -> Tensor:
     node = node_for(SliceBackward0, x)
     if node is not None:
         node._saved.update(dim=d, start=start_, end=end_, step=step_, self_sym_sizes=shp)
+        c.show_saved(node, dim=c.shown_dim(dim), start=c.shown_dim(start or 0),
+                     end=_INT64_MAX if end is None else c.shown_dim(end))
     return _view(x, x._data[key], node, lambda a: a[key])
 
 
 def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
-    return slice_dim(x, dim, start, start + length, 1)
+    d = _dim1(dim, x._data.ndim)
+    size = x._data.shape[d]
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    begin = start + size if start < 0 else start
+    if begin + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return slice_dim(x, dim, begin, begin + length, 1)
 
 
 class IndexBackward0(Node):
@@ -480,66 +553,113 @@ class IndexBackward0(Node):
 
 def _is_advanced(k: Any) -> bool:
     if isinstance(k, Tensor):
-        return k._data.ndim > 0 or k.dtype is bool_
-    return isinstance(k, (list, np.ndarray)) or (isinstance(k, bool))
+        return k._data.ndim > 0 or k.dtype._cat == 0 or k.dtype is uint8
+    return isinstance(k, (list, np.ndarray))
 
 
 def _index_array(k: Any) -> np.ndarray:
     if isinstance(k, Tensor):
         if k.dtype._cat == 2:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if k.dtype is uint8:
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                          "torch.bool instead.", UserWarning, stacklevel=4)
+            return k._data.astype(bool)
         return k._data
     arr = np.asarray(k)
-    if arr.dtype.kind == "f":
-        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if arr.dtype.kind == "f":  # torch makes a float list a long index
+        arr = arr.astype(np.int64)
     return arr
+
+
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+              "are valid indices (got {})")
+
+
+def _check_key(k: Any) -> None:
+    if k is None or k is Ellipsis or isinstance(k, (slice, int, Tensor, list, np.ndarray,
+                                                      np.integer, np.bool_)):
+        return
+    raise IndexError(_BAD_INDEX.format(type(k).__name__))
 
 
 def getitem(x: Tensor, key: Any) -> Tensor:
     """``x[key]``: ints select, slices slice, None unsqueezes, arrays and masks gather."""
+    if isinstance(key, str):  # torch reads a string as a sequence of indices, and fails
+        warnings.warn(
+            "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+            "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this "
+            "will be interpreted as tensor index, x[torch.tensor(seq)], which will result either "
+            "in an error or a different result", UserWarning, stacklevel=3)
+        raise TypeError("new(): invalid data type 'str'")
     if not isinstance(key, tuple):
         if isinstance(key, slice):  # a lone slice is always recorded, even ``x[:]``
             return slice_dim(x, 0, key.start, key.stop, key.step)
         key = (key,)
+    for k in key:
+        _check_key(k)
     if len(key) == 1 and key[0] is Ellipsis:
         node = node_for(AliasBackward0, x)
         return _view(x, x._data[...], node, lambda a: a[...])
-    n_real = sum(1 for k in key if k is not None and k is not Ellipsis
-                 and not (isinstance(k, Tensor) and k.dtype is bool_)
-                 and not (isinstance(k, (np.ndarray, list)) and np.asarray(k).dtype == bool)
-                 and not isinstance(k, bool))
-    n_real += sum(np.ndim(_index_array(k)) for k in key
-                  if (isinstance(k, Tensor) and k.dtype is bool_)
-                  or (isinstance(k, (np.ndarray, list)) and np.asarray(k).dtype == bool))
     nd = x._data.ndim
+    masks = [_index_array(k) for k in key if _is_advanced(k)]  # validates every array once
+    n_real = sum(1 for k in key if k is not None and k is not Ellipsis and not isinstance(k, bool)
+                 and not _is_advanced(k))
+    n_real += sum(m.ndim if m.dtype == bool else 1 for m in masks)
+    if nd == 0 and n_real:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     if n_real > nd:
         raise IndexError(f"too many indices for tensor of dimension {nd}")
-    out, dim, advanced = x, 0, []
+    out, dim, advanced, arrays = x, 0, [], iter(masks)
+    pos = 0  # position in the indexed tensor (with new dims), for torch's error messages
     for k in key:
         if k is Ellipsis:
             skip = nd - n_real
             advanced.extend([slice(None)] * skip)
             dim += skip
-        elif k is None:
+            pos += skip
+        elif k is None or isinstance(k, bool):  # True: a new dim, indexed by [0]
             out = unsqueeze(out, dim)
-            advanced.append(slice(None))
+            advanced.append(slice(None) if k is None else np.arange(int(k), dtype=np.int64))
             dim += 1
+            pos += 1
         elif isinstance(k, slice):
             full = k.start in (None, 0) and k.stop is None and k.step in (None, 1)
             if not full:
                 out = slice_dim(out, dim, k.start, k.stop, k.step)
             advanced.append(slice(None))
             dim += 1
+            pos += 1
         elif _is_advanced(k):
-            arr = _index_array(k)
+            arr = next(arrays)
+            if arr.dtype == bool:
+                _check_mask(arr, out._data.shape, dim)
             advanced.append(arr)
-            dim += arr.ndim if arr.dtype == bool else 1
+            step = arr.ndim if arr.dtype == bool else 1
+            dim += step
+            pos += step
         else:
-            i = int(k)
-            out = select(out, dim, i)
-    if any(not isinstance(a, slice) for a in advanced):
+            i, size = int(k), out._data.shape[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {pos} with size "
+                                 f"{size}")
+            out = _select(out, dim, i, dim)
+            pos += 1
+    while advanced and isinstance(advanced[-1], slice):
+        advanced.pop()  # trailing full slices index nothing
+    if advanced:
         return _advanced(out, tuple(advanced))
     return out
+
+
+def _check_mask(mask: np.ndarray, shape: tuple, dim: int) -> None:
+    for j, s in enumerate(mask.shape):
+        if shape[dim + j] != s:
+            raise IndexError(
+                f"The shape of the mask {list(mask.shape)} at index {j} does not match the shape "
+                f"of the indexed tensor {list(shape[dim:dim + mask.ndim])} at index {dim + j}"
+            )
 
 
 def _advanced(x: Tensor, key: tuple) -> Tensor:
@@ -551,6 +671,9 @@ def _advanced(x: Tensor, key: tuple) -> Tensor:
     node = node_for(IndexBackward0, x)
     if node is not None:
         node._saved.update(indices=key, self_sym_sizes=shp)
+        c.show_saved(node, indices=tuple(
+            None if isinstance(k, slice) else
+            make(k, bool_ if k.dtype == bool else int64, None) for k in key))
     return make(data, x.dtype, node)
 
 
@@ -576,9 +699,13 @@ class CatBackward0(Node):
 
 
 def cat(tensors: Any, dim: int = 0) -> Tensor:
+    if isinstance(tensors, Tensor):
+        raise TypeError("cat(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        "Tensor")
     ts = [t for t in tensors]
     if not ts:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+
     for i, t_ in enumerate(ts):
         if not isinstance(t_, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
@@ -591,6 +718,7 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     for t_ in ts[1:]:
         dt = c.result_type(Tensor.__new__(Tensor) if False else t_, *([ts[0]]))
     parts = [t_._data for t_ in ts if not (t_._data.ndim == 1 and t_._data.shape[0] == 0)]
+    parts = parts or [t_._data for t_ in ts]  # only legacy empty tensors: an empty result
     try:
         data = np.concatenate([p.astype(dt.np, copy=False) for p in parts], axis=d)
     except ValueError:
@@ -676,30 +804,85 @@ def repeat(x: Tensor, *reps: Any) -> Tensor:
     return make(np.tile(x._data, reps), x.dtype, node)
 
 
+class UnbindBackward0(Node):
+    """(y_0, ..., y_n-1) = unbind(x, dim);  dx = stack(g_i, dim), zeros for unused outputs"""
+
+    saved_names = ("dim",)
+
+    def backward(self, *grads: Any) -> Any:
+        d = self._saved["dim"]
+        return stack(grads, d) if isinstance(grads[0], Tensor) else np.stack(grads, d)
+
+
+class SplitBackward0(Node):
+    """(y_0, ...) = split(x, size, dim);  dx = cat(g_i, dim), zeros for unused outputs"""
+
+    saved_names = ("dim", "self_sym_sizes", "split_size")
+
+    def backward(self, *grads: Any) -> Any:
+        d = self._saved["dim"]
+        return cat(grads, d) if isinstance(grads[0], Tensor) else np.concatenate(grads, d)
+
+
+class SplitWithSizesBackward0(SplitBackward0):
+    """(y_0, ...) = split(x, [sizes], dim);  dx = cat(g_i, dim), zeros for unused outputs"""
+
+    saved_names = ("dim", "self_sym_sizes", "split_sizes")
+
+
+def _multi_view(x: Tensor, cls: type[Node], keys: list, dim_arg: Any, **saved: Any) -> tuple:
+    """The views ``x[key]`` as the outputs of one node (output_nr 0, 1, ...)."""
+    node = node_for(cls, x)
+    outs = []
+    for i, key in enumerate(keys):
+        out = _view(x, x._data[key], node, lambda a, k=key: a[k])
+        if node is not None:
+            out._output_nr = i
+        outs.append(out)
+    if node is not None:
+        node._n_outputs = len(outs)
+        node.output_meta = [(o._data.shape, o.dtype) for o in outs]
+        node._saved.update(saved)
+        c.show_saved(node, dim=c.shown_dim(dim_arg))
+    return tuple(outs)
+
+
 def unbind(x: Tensor, dim: int = 0) -> tuple:
     d = _dim1(dim, x._data.ndim)
-    return tuple(select(x, d, i) for i in range(x._data.shape[d]))
+    keys = [(slice(None),) * d + (i, Ellipsis) for i in range(x._data.shape[d])]
+    return _multi_view(x, UnbindBackward0, keys, dim, dim=d)
 
 
 def split(x: Tensor, split_size: Any, dim: int = 0) -> tuple:
     d = _dim1(dim, x._data.ndim)
     n = x._data.shape[d]
     if isinstance(split_size, int):
-        sizes = [split_size] * (n // split_size) + ([n % split_size] if n % split_size else [])
+        if split_size == 0 and n:
+            raise RuntimeError("split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {n}")
+        step = split_size or 1
+        sizes = [min(step, n - s) for s in range(0, n, step)] or [0]
+        cls, extra = SplitBackward0, {"split_size": split_size}
     else:
-        sizes = list(split_size)
-    out, start = [], 0
+        sizes = [int(s) for s in split_size]
+        if builtins.sum(sizes) != n:
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
+                f"at dimension {d}), but got split_sizes={sizes}")
+        cls, extra = SplitWithSizesBackward0, {"split_sizes": tuple(sizes)}
+    keys, start = [], 0
     for s in sizes:
-        out.append(slice_dim(x, d, start, start + s, 1))
+        keys.append((slice(None),) * d + (slice(start, start + s),))
         start += s
-    return tuple(out)
+    return _multi_view(x, cls, keys, dim, dim=d, self_sym_sizes=x._data.shape, **extra)
 
 
 def chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple:
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = _dim1(dim, x._data.ndim)
     n = x._data.shape[d]
-    size = -(-n // chunks)
-    return split(x, size, d)
+    return split(x, -(-n // chunks), dim)
 
 
 _ = (int64,)

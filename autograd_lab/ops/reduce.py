@@ -5,12 +5,13 @@ Backward of a reduction puts the reduced dims back (size 1) and broadcasts.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._dtype import bool_, float32, get_default_dtype, int64
 from .._dtype import dtype as DType
-from .._dtype import float32, get_default_dtype, int64
 from . import common as c
 from .common import Node, Tensor, make, node_for, norm_dims
 
@@ -62,6 +63,7 @@ def sum(x: Tensor, dim: Any = None, keepdim: bool = False, *,  # noqa: A001
                data.astype(dt.np), dt, node)
     if node is not None:
         node._saved.update(dim=dims, keepdim=keepdim, self_sym_sizes=data.shape)
+        c.show_saved(node, dim=c.shown_dims(dim))
     return out
 
 
@@ -71,7 +73,12 @@ class MeanBackward0(Node):
     saved_names = ("self_sym_sizes", "self_sym_numel")
 
     def backward(self, g: Any) -> Any:
-        return c.expand(g / self._saved["self_sym_numel"], self._saved["self_sym_sizes"])
+        n, shape = self._saved["self_sym_numel"], self._saved["self_sym_sizes"]
+        if isinstance(g, Tensor):  # torch's graph: grad.expand(sizes) / numel (DivBackward1)
+            from .nn_ops import div_scalar
+
+            return div_scalar(c.expand(g, shape), n)
+        return c.expand(g / n, shape)
 
 
 class MeanBackward1(Node):
@@ -82,11 +89,16 @@ class MeanBackward1(Node):
     def backward(self, g: Any) -> Any:
         shape, dims = self._saved["self_sym_sizes"], self._saved["dim"]
         n = 1
-        for d in dims:
+        for d in dims if shape else ():  # a 0-d input reduced over "dim 0" has one element
             n *= shape[d]
         if not self._saved["keepdim"]:
             g = c.reshape(g, _keepdim_shape(shape, dims))
+        if isinstance(g, Tensor):
+            from .nn_ops import div_scalar
+
+            return div_scalar(c.expand(g, shape), n)
         return c.expand(g / n, shape)
+
 
 
 def _need_float(x: Tensor, name: str, dt: DType | None) -> DType:
@@ -110,18 +122,27 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *,
     dt = _need_float(x, "mean", dtype)
     if dim is None:
         node = node_for(MeanBackward0, x)
-        out = make(data.mean(dtype=dt.np), dt, node)
+        out = make(_np_mean(data, dt), dt, node)
         if node is not None:
             node._saved.update(self_sym_sizes=data.shape, self_sym_numel=data.size)
         return out
     dims = norm_dims(dim, data.ndim)
     node = node_for(MeanBackward1, x)
-    out = make(data.mean(axis=dims, keepdims=keepdim, dtype=dt.np) if data.ndim else data,
+    out = make(_np_mean(data, dt, axis=dims, keepdims=keepdim) if data.ndim else data,
                dt, node)
+
     if node is not None:
         node._saved.update(dim=dims, keepdim=keepdim, self_sym_sizes=data.shape,
                            self_sym_numel=data.size)
+        c.show_saved(node, dim=c.shown_dims(dim))
     return out
+
+
+def _np_mean(data: np.ndarray, dt: DType, **kw: Any) -> Any:
+    """numpy's mean; of no elements nan, without numpy's "Mean of empty slice" warning."""
+    if data.size:
+        return data.mean(dtype=dt.np, **kw)
+    return data.sum(dtype=dt.np, **kw) / dt.np.type(0)
 
 
 # ---- max / min -------------------------------------------------------------------------------
@@ -185,7 +206,10 @@ class MaxBackward0(Node):
 
     def backward(self, g: Any, g_indices: Any = None) -> Any:
         shape, d = self._saved["self_sym_sizes"], self._saved["dim"]
-        idx = self._saved["indices"]
+        if not shape:  # max over "dim 0" of a 0-d tensor is the identity
+            return g
+        idx = self.saved("indices")
+        idx = idx._data if isinstance(idx, Tensor) else idx
         if not self._saved["keepdim"]:
             g = c.unsqueeze(g, d)
             idx = np.expand_dims(idx, d)
@@ -236,9 +260,11 @@ def _extreme(x: Tensor, dim: Any, keepdim: bool, largest: bool, other: Any = Non
     values = make(vals, x.dtype, node)
     indices = make(idx.astype(np.int64), int64, None)
     if node is not None:
-        node._saved.update(dim=d, keepdim=keepdim, self_sym_sizes=data.shape,
-                           indices=idx if keepdim or data.ndim == 0 else idx)
+        node._saved.update(dim=d, keepdim=keepdim, self_sym_sizes=data.shape)
+        node.save("indices", indices)
+        c.show_saved(node, dim=c.shown_dim(dim))
     return (max_type if largest else min_type)(values, indices)
+
 
 
 def _nan_extreme(data: np.ndarray, axis: Any, keepdims: bool, largest: bool) -> np.ndarray:
@@ -265,11 +291,12 @@ def _amaxmin(x: Tensor, dim: Any, keepdim: bool, largest: bool) -> Tensor:
     dims = norm_dims(() if dim is None or dim == () else dim, data.ndim) if dim not in (None, ()) \
         else tuple(range(data.ndim))
     node = node_for(AmaxBackward0 if largest else AminBackward0, x)
-    out = make(_nan_extreme(data, dims, keepdim, largest), x.dtype, node)
+    out = make(_nan_extreme(data, dims if data.ndim else (), keepdim, largest), x.dtype, node)
     if node is not None:
         node._saved.update(dim=dims, keepdim=keepdim)
         node.save("self", x)
         node.save_output("result", out)
+        c.show_saved(node, dim=c.shown_dims(() if dim is None else dim))
     return out
 
 
@@ -310,16 +337,20 @@ class VarBackward0(Node):
         x = self.saved("self")
         dims = self._saved["dim"]
         n = 1
-        for d in dims:
+        for d in dims if x.shape else ():
             n *= x.shape[d]
-        m = c.sum_keep(x, dims) / n
         if not self._saved["keepdim"]:
             g = c.reshape(g, _keepdim_shape(x.shape, dims))
-        return g * (x - m) * (2.0 / (n - self._saved["correction"]))
+        scale = np.float64(2.0) / (n - self._saved["correction"])  # inf when n == correction
+        if isinstance(x, Tensor):  # torch's graph: (2 / (n - c)) * grad * (x - x.mean(...))
+            m = x.mean() if len(dims) == x.ndim else x.mean(dims, keepdim=True)
+            return (g * float(scale)) * (x - m)
+        return (g * scale.astype(x.dtype)) * (x - c.sum_keep(x, dims) / n)
+
 
 
 class StdBackward0(Node):
-    """y = sqrt(var(x));  dx = g * (x - mean) / ((n - correction) * y)"""
+    """y = sqrt(var(x));  dx = g * (x - mean) / ((n - correction) * y), 0 where y = 0"""
 
     saved_names = ("self", "dim", "correction", "keepdim", "result")
 
@@ -327,23 +358,37 @@ class StdBackward0(Node):
         x, y = self.saved("self"), self.saved("result")
         dims = self._saved["dim"]
         n = 1
-        for d in dims:
+        for d in dims if x.shape else ():
             n *= x.shape[d]
         m = c.sum_keep(x, dims) / n
         if not self._saved["keepdim"]:
             g = c.reshape(g, _keepdim_shape(x.shape, dims))
             y = c.reshape(y, _keepdim_shape(x.shape, dims))
-        return g * (x - m) / ((n - self._saved["correction"]) * y)
+        scale = c.where(y == 0, 0.0, g / ((n - self._saved["correction"]) * y))  # as torch
+        return scale * (x - m)
 
 
 def _var(x: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, std: bool) -> Tensor:
-    data = c.unary_data(x, "std" if std else "var")
-    _need_float(x, "std" if std else "var", None)
+    name = "std" if std else "var"
+    data = c.unary_data(x, name)
+    if not x.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     if isinstance(dim, bool):  # var(unbiased) positional form
         unbiased, dim = dim, None
     corr = correction if correction is not None else (1 if unbiased in (None, True) else 0)
     dims = norm_dims(dim, data.ndim)
-    v = data.var(axis=dims, ddof=corr, keepdims=keepdim)
+    axes = dims if data.ndim else ()
+    n = 1
+    for d in axes:
+        n *= data.shape[d]
+    if n - corr <= 0:  # torch warns and divides by n - correction anyway (nan or inf)
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                      "less than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=3)
+        dev = data - _np_mean(data, x.dtype, axis=axes, keepdims=True)
+        v = (dev * dev).sum(axis=axes, keepdims=keepdim) / data.dtype.type(n - corr)
+    else:
+        v = data.var(axis=axes, ddof=corr, keepdims=keepdim)
     if std:
         v = np.sqrt(v)
     node = node_for(StdBackward0 if std else VarBackward0, x)
@@ -351,9 +396,11 @@ def _var(x: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, std
     if node is not None:
         node.save("self", x)
         node._saved.update(dim=dims, correction=corr, keepdim=keepdim)
+        c.show_saved(node, dim=c.shown_dims(dim), correction=correction)
         if std:
             node.save_output("result", out)
     return out
+
 
 
 def var(x: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
@@ -366,31 +413,69 @@ def std(x: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False,
     return _var(x, dim, unbiased, keepdim, correction, True)
 
 
+def _prod_others(x: Any, y: Any, d: int) -> Any:
+    """The product along ``d`` leaving out each element in turn (``y``: the product, dim kept).
+
+    That is ``y / x`` when no element is zero; with zeros it is computed without division.
+    """
+    if not ((x._data if isinstance(x, Tensor) else x) == 0).any():
+        return y / x
+    n = x.shape[d]
+    if isinstance(x, Tensor):  # differentiable (create_graph): replace each element by 1
+        from .movement import cat
+
+        parts = []
+        for i in range(n):
+            hot = (np.arange(n) == i).reshape([-1 if k == d else 1 for k in range(x.ndim)])
+            parts.append(c.where(make(hot, bool_, None), 1.0, x).prod(d, keepdim=True))
+        return cat(parts, d)
+    ones = np.ones_like(np.take(x, [0], axis=d))
+    left = np.cumprod(np.concatenate([ones, np.take(x, range(n - 1), axis=d)], d), axis=d)
+    rev = np.flip(x, d)
+    right = np.cumprod(np.concatenate([ones, np.take(rev, range(n - 1), axis=d)], d), axis=d)
+    return left * np.flip(right, d)
+
+
 class ProdBackward0(Node):
-    """y = prod(x);  dx = g * y / x (where no element is zero)"""
+    """y = prod(x);  dx_i = g * prod_{j != i} x_j (= g * y / x_i where no element is zero)"""
 
     saved_names = ("self", "result")
 
     def backward(self, g: Any) -> Any:
         x, y = self.saved("self"), self.saved("result")
-        if isinstance(x, Tensor):
-            return g * y / x
-        if np.any(x == 0):
-            flat = x.reshape(-1)
-            out = np.empty_like(flat)
-            for i in range(flat.size):
-                out[i] = np.prod(np.delete(flat, i))
-            return g * out.reshape(x.shape)
-        return g * y / x
+        others = _prod_others(c.reshape(x, (-1,)), c.reshape(y, (1,)), 0)
+        return g * c.reshape(others, x.shape)
 
 
-def prod(x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+class ProdBackward1(Node):
+    """y = prod(x, dim);  dx_i = g * (product of the other elements of x_i's slice)"""
+
+    saved_names = ("dim", "keepdim", "self", "result")
+
+    def backward(self, g: Any) -> Any:
+        x, y = self.saved("self"), self.saved("result")
+        d = self._saved["dim"]
+        if not x.shape:  # prod over "dim 0" of a 0-d tensor is the identity
+            return g
+        if not self._saved["keepdim"]:
+            g, y = c.unsqueeze(g, d), c.unsqueeze(y, d)
+        return g * _prod_others(x, y, d)
+
+
+def prod(x: Tensor, dim: Any = None, keepdim: bool = False, *,
+         dtype: DType | None = None) -> Tensor:
     data = c.unary_data(x, "prod")
-    dt = int64 if x.dtype._cat < 2 else x.dtype
-    if dim is not None:
-        raise NotImplementedError("prod(dim) is not supported; use prod() over all elements")
-    node = node_for(ProdBackward0, x)
-    out = make(data.prod(dtype=dt.np), dt, node)
+    dt = dtype or (int64 if x.dtype._cat < 2 else x.dtype)
+    if dim is None:
+        node = node_for(ProdBackward0, x)
+        out = make(data.prod(dtype=dt.np), dt, node)
+    else:
+        (d,) = norm_dims(dim, data.ndim)
+        node = node_for(ProdBackward1, x)
+        out = make(data.prod(axis=d if data.ndim else (), keepdims=keepdim, dtype=dt.np), dt,
+                   node)
+        if node is not None:
+            node._saved.update(dim=d, keepdim=keepdim)
     if node is not None:
         node.save("self", x)
         node.save_output("result", out)
@@ -418,7 +503,12 @@ class LogSoftmaxBackward0(Node):
     def backward(self, g: Any) -> Any:
         y = self.saved("result")
         d = self._saved["dim"]
-        return g - c.exp(y) * c.sum_keep(g, (d,))
+        if isinstance(g, Tensor) or not y.ndim:
+            return g - c.exp(y) * c.sum_keep(g, (d,))
+        out = np.exp(y)  # in place from here: one temporary instead of three
+        out *= -_rowsum(g, d)
+        out += g
+        return out
 
 
 def _softmax_dim(x: Tensor, dim: Any) -> int:
@@ -428,20 +518,36 @@ def _softmax_dim(x: Tensor, dim: Any) -> int:
     return d
 
 
+def _rowsum(a: np.ndarray, d: int) -> np.ndarray:
+    """``a.sum(d, keepdims=True)``; along the last axis of a float array as a BLAS
+    matrix-vector product (several times faster than numpy's reduction there)."""
+    if d == a.ndim - 1 and a.dtype.kind == "f" and a.flags.c_contiguous and a.size:
+        n = a.shape[-1]
+        return (a.reshape(-1, n) @ np.ones(n, dtype=a.dtype)).reshape(a.shape[:-1] + (1,))
+    return a.sum(axis=d, keepdims=True)
+
+
 def _log_softmax_data(data: np.ndarray, d: int) -> np.ndarray:
-    m = data.max(axis=d, keepdims=True) if data.ndim else data
-    shifted = data - m
-    return shifted - np.log(np.exp(shifted).sum(axis=d, keepdims=True) if data.ndim
-                            else np.exp(shifted))
+    if not data.ndim or not data.size:
+        return data - data
+    m = data.max(axis=d, keepdims=True)
+    # always shift by the max, as torch: without it log(sum(exp)) loses the precision of
+    # log-probabilities near 0 (log_softmax([-2, 5]) was off by 2e-4 relative)
+    out = data - m
+
+    out -= np.log(_rowsum(np.exp(out), d))
+    return out
 
 
 def softmax(x: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     if dtype is not None:
         x = x.to(dtype)
     data = c.unary_data(x, "softmax")
+    if dim is None:
+        raise TypeError('softmax() missing 1 required positional arguments: "dim"')
     if x.dtype._cat != 2:
-        raise RuntimeError('"softmax_lastdim_kernel_impl" not implemented for '
-                           f"'{_scalar_name(x.dtype)}'")
+        raise NotImplementedError('"softmax_lastdim_kernel_impl" not implemented for '
+                                  f"'{_scalar_name(x.dtype)}'")
     d = _softmax_dim(x, dim)
     if data.ndim:
         e = np.exp(data - data.max(axis=d, keepdims=True))
@@ -460,10 +566,13 @@ def log_softmax(x: Tensor, dim: Any = None, dtype: DType | None = None) -> Tenso
     if dtype is not None:
         x = x.to(dtype)
     data = c.unary_data(x, "log_softmax")
+    if dim is None:
+        raise TypeError('log_softmax() missing 1 required positional arguments: "dim"')
     if x.dtype._cat != 2:
-        raise RuntimeError('"log_softmax_lastdim_kernel_impl" not implemented for '
-                           f"'{_scalar_name(x.dtype)}'")
+        raise NotImplementedError('"log_softmax_lastdim_kernel_impl" not implemented for '
+                                  f"'{_scalar_name(x.dtype)}'")
     d = _softmax_dim(x, dim)
+
     node = node_for(LogSoftmaxBackward0, x)
     out = make(_log_softmax_data(data, d), x.dtype, node)
     if node is not None:
@@ -489,11 +598,12 @@ class LogsumexpBackward0(Node):
 def logsumexp(x: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     data = c.unary_data(x, "logsumexp")
     dims = norm_dims(dim, data.ndim)
-    m = data.max(axis=dims, keepdims=True) if data.size else data
+    ax = dims if data.ndim else ()  # numpy has no axis 0 on a 0-d array
+    m = data.max(axis=ax, keepdims=True) if data.size else data
     m = np.where(np.isfinite(m), m, 0)
-    r = np.log(np.exp(data - m).sum(axis=dims, keepdims=True)) + m
+    r = np.log(np.exp(data - m).sum(axis=ax, keepdims=True)) + m
     if not keepdim:
-        r = r.squeeze(dims)
+        r = r.squeeze(ax)
     dt = x.dtype if x.dtype._cat == 2 else get_default_dtype()
     node = node_for(LogsumexpBackward0, x)
     out = make(r, dt, node)
@@ -505,3 +615,57 @@ def logsumexp(x: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
 
 
 _ = float32
+
+
+# ---- vector norm ------------------------------------------------------------------------------
+
+class LinalgVectorNormBackward0(Node):
+    """y = (sum |x|^p)^(1/p);  dx = g * sign(x) |x|^(p-1) / y^(p-1)  (0 where y = 0)"""
+
+    saved_names = ("dim", "keepdim", "ord", "result", "self")
+
+    def backward(self, g: Any) -> Any:
+        x, y = self.saved("self"), self.saved("result")
+        p, dims = self._saved["ord"], self._saved["dim"]
+        if not self._saved["keepdim"] and x.shape:
+            g = c.reshape(g, _keepdim_shape(x.shape, dims))
+            y = c.reshape(y, _keepdim_shape(x.shape, dims))
+        if p == 0:
+            return c.zeros_like_data(x)
+        if p == 1:
+            return g * c.sign(x)
+        if p == 2:
+            return c.where(y == 0, 0.0, g * x / y)
+        if p == float("inf"):
+            mask = (c.abs_(x) == y) * 1.0
+            return g * c.sign(x) * mask / c.sum_keep(mask, dims)
+        scale = c.where(y == 0, 0.0, g / y ** (p - 1))
+        return scale * x * c.abs_(x) ** (p - 2)
+
+
+def norm(x: Tensor, p: Any = 2, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """``x.norm(p, dim)``: the vector p-norm over ``dim`` (all elements by default)."""
+    data = c.unary_data(x, "norm")
+    if p == "fro":
+        p = 2
+    dims = norm_dims(dim, data.ndim)
+    axes = dims if data.ndim else ()
+    a = np.abs(data)
+    if p == 2:
+        v = np.sqrt((a * a).sum(axis=axes, keepdims=keepdim))
+    elif p == 1:
+        v = a.sum(axis=axes, keepdims=keepdim)
+    elif p == float("inf"):
+        v = a.max(axis=axes, keepdims=keepdim)
+    elif p == 0:
+        v = (a != 0).sum(axis=axes, keepdims=keepdim).astype(data.dtype)
+    else:
+        v = (a ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
+    node = node_for(LinalgVectorNormBackward0, x)
+    out = make(v, c.float_dtype(x), node)
+    if node is not None:
+        node._saved.update(ord=p, dim=dims, keepdim=keepdim)
+        node.save("self", x)
+        node.save_output("result", out)
+        c.show_saved(node, dim=c.shown_dims(dim))
+    return out

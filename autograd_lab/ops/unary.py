@@ -109,9 +109,9 @@ def tanh(x: Tensor) -> Tensor:
 
 
 def _sigmoid(a: np.ndarray) -> np.ndarray:
-    # exp(-|a|) never overflows; the two branches are the same function.
-    e = np.exp(-np.abs(a))
-    return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+    # torch's formula: exp(-a) overflows to inf for very negative a, giving exactly 0
+    one = a.dtype.type(1)
+    return one / (one + np.exp(-a))
 
 
 class SigmoidBackward0(Node):
@@ -133,25 +133,31 @@ _ZERO = {np.dtype(t): np.dtype(t).type(0) for t in (np.float16, np.float32, np.f
 
 
 class ReluBackward0(Node):
-    """y = max(x, 0);  dx = g where y > 0 (so relu'(0) = 0)"""
+    """y = max(x, 0);  dx = g unless y <= 0 (so relu'(0) = 0, and nan passes g)"""
 
     saved_names = ("result",)
 
     def backward(self, g: Any) -> Any:
-        return g * (self.saved("result") > 0)
+        return g * ~(self.saved("result") <= 0)
 
 
 def relu(x: Tensor) -> Tensor:
     data = unary_data(x, "relu")
+    if x.dtype._cat == 0:
+        raise RuntimeError("Boolean inputs not supported for relu")
     node = node_for(ReluBackward0, x)
-    out = make(np.maximum(data, _ZERO.get(data.dtype, 0)), x.dtype, node)
+    if data.ndim == 0:  # scalar fast path; keeps -0.0 and nan as torch does
+        v = data[()]
+        out = make(_ZERO.get(data.dtype, 0) if v < 0 else v, x.dtype, node)
+    else:  # zero first: numpy then keeps x on a tie, so relu(-0.0) = -0.0 as in torch
+        out = make(np.maximum(_ZERO.get(data.dtype, 0), data), x.dtype, node)
     if node is not None:
         node.save_output("result", out)
     return out
 
 
 class AbsBackward0(Node):
-    """y = |x|;  dx = g * sign(x) (so abs'(0) = 0)"""
+    """y = |x|;  dx = g * sign(x) (so abs'(0) = 0, and sign(nan) = 0)"""
 
     saved_names = ("self",)
 
@@ -161,6 +167,8 @@ class AbsBackward0(Node):
 
 def abs(x: Tensor) -> Tensor:  # noqa: A001
     data = unary_data(x, "abs")
+    if x.dtype._cat == 0:
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     node = node_for(AbsBackward0, x)
     out = make(np.abs(data), x.dtype, node)
     if node is not None:
@@ -174,7 +182,13 @@ class SqrtBackward0(Node):
     saved_names = ("result",)
 
     def backward(self, g: Any) -> Any:
-        return g / (2 * self.saved("result"))
+        y = self.saved("result")
+        if isinstance(y, Tensor):  # torch's graph: grad / (2 * result), a MulBackward1
+            from .nn_ops import mul_scalar
+
+            return g / mul_scalar(y, 2)
+        return g / (2 * y)
+
 
 
 def sqrt(x: Tensor) -> Tensor:
@@ -213,11 +227,15 @@ class SignBackward0(Node):
     """y = sign(x);  dx = 0"""
 
     def backward(self, g: Any) -> Any:
-        return g * 0
+        return c.zeros_like_data(g)
 
 
 def sign(x: Tensor) -> Tensor:
-    return make(np.sign(unary_data(x, "sign")), x.dtype, node_for(SignBackward0, x))
+    data = unary_data(x, "sign")
+    if x.dtype._cat == 0:
+        return make(data.copy(), x.dtype, None)
+    return make(c.sign(data), x.dtype, node_for(SignBackward0, x))
+
 
 
 class Log2Backward0(Node):
@@ -281,9 +299,14 @@ class PowBackward0(Node):
     def backward(self, g: Any) -> Any:
         p = self.saved("exponent")
         if p == 0:
-            return g * 0
+            return c.zeros_like_data(g)
         x = self.saved("self")
-        return g * p * x ** (p - 1)
+        if isinstance(x, Tensor):  # torch's graph: grad * (p * x.pow(p - 1)), a MulBackward1
+            from .nn_ops import mul_scalar
+
+            return g * mul_scalar(x ** (p - 1), p)
+        return g * (p * x ** (p - 1))
+
 
 
 def pow_scalar(x: Tensor, p: float) -> Tensor:
@@ -291,7 +314,9 @@ def pow_scalar(x: Tensor, p: float) -> Tensor:
     from .common import _with_scalar
 
     data = unary_data(x, "pow")
+    c._check_scalar(p, "pow")
     dt = _with_scalar(x.dtype, p)
+
     if x.dtype._cat == 1 and isinstance(p, int) and p < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     node = node_for(PowBackward0, x)

@@ -1,0 +1,142 @@
+"""Immediate feedback for the notebook exercises.
+
+Every check prints one line -- ``Correct!`` or what is wrong with a hint -- and
+returns True/False. A check never raises on a wrong or missing answer, so a
+student's *Run All* always reaches the end of the notebook. ``...`` (the
+placeholder left in the student notebooks) counts as "not answered yet".
+
+    from autograd_lab.exercises import check_close
+    check_close("dy/dx at x=3", x.grad, 33.0, hint="add the two paths: 2x + 3x^2")
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from .tensor import Tensor
+
+__all__ = ["check_close", "check_equal", "check_grad", "check_raises", "check_true", "numerical_grad"]
+
+
+def _report(name: str, ok: bool, detail: str = "", hint: str = "") -> bool:
+    if ok:
+        print(f"✅ {name}: correct!")
+    else:
+        msg = f"❌ {name}: not yet. {detail}".rstrip()
+        if hint:
+            msg += f"\n   Hint: {hint}"
+        print(msg)
+    return ok
+
+
+def _missing(name: str, value: Any) -> bool:
+    if value is Ellipsis or value is None:
+        print(f"⏳ {name}: no answer yet -- replace the ... with your code and run the cell.")
+        return True
+    return False
+
+
+def _array(x: Any) -> np.ndarray:
+    if isinstance(x, Tensor):
+        return np.asarray(x._data, dtype=np.float64)
+    return np.asarray(x, dtype=np.float64)
+
+
+def check_close(name: str, got: Any, expected: Any, *, rtol: float = 1e-5, atol: float = 1e-6,
+                hint: str = "") -> bool:
+    """``got`` (a tensor, array or number) equals ``expected`` up to float rounding."""
+    if _missing(name, got):
+        return False
+    try:
+        g, e = _array(got), _array(expected)
+    except (TypeError, ValueError):
+        return _report(name, False, f"expected a number or tensor, got {type(got).__name__}.",
+                       hint)
+    if g.shape != e.shape:
+        return _report(name, False, f"expected shape {list(e.shape)}, got {list(g.shape)}.", hint)
+    if np.allclose(g, e, rtol=rtol, atol=atol, equal_nan=True):
+        return _report(name, True)
+    worst = float(np.max(np.abs(g - e))) if g.size else 0.0
+    shown = np.array2string(e, precision=4) if e.size <= 8 else f"an array of shape {e.shape}"
+    return _report(name, False, f"expected {shown}; largest difference {worst:.4g}.", hint)
+
+
+def check_equal(name: str, got: Any, expected: Any, *, hint: str = "") -> bool:
+    """``got == expected`` for plain Python values (strings, bools, tuples, names)."""
+    if _missing(name, got):
+        return False
+    return _report(name, got == expected, f"expected {expected!r}, got {got!r}.", hint)
+
+
+def check_true(name: str, condition: Any, *, hint: str = "") -> bool:
+    """A condition the answer must satisfy (``condition`` is the result of a test)."""
+    if _missing(name, condition):
+        return False
+    return _report(name, bool(condition), "", hint)
+
+
+def numerical_grad(fn: Callable[..., Any], inputs: list[Any], eps: float = 1e-6) -> list:
+    """Central differences of a scalar ``fn`` in float64, one array per input."""
+    base = [np.array(_array(x), dtype=np.float64) for x in inputs]
+
+    def value(arrs: list[np.ndarray]) -> float:
+        from .factories import tensor
+        from .grad_mode import no_grad
+
+        with no_grad():
+            out = fn(*[tensor(a) for a in arrs])
+        return float(_array(out).sum())
+
+    grads = []
+    for i, a in enumerate(base):
+        g = np.zeros_like(a)
+        for idx in np.ndindex(a.shape):
+            saved = a[idx]
+            a[idx] = saved + eps
+            hi = value(base)
+            a[idx] = saved - eps
+            lo = value(base)
+            a[idx] = saved
+            g[idx] = (hi - lo) / (2 * eps)
+        grads.append(g)
+        base[i] = a
+    return grads
+
+
+def check_grad(name: str, fn: Callable[..., Any], inputs: list[Any], got: list[Any], *,
+               rtol: float = 1e-3, atol: float = 1e-4, hint: str = "") -> bool:
+    """``got`` (one gradient per input) matches central differences of ``fn`` at ``inputs``."""
+    if _missing(name, got):
+        return False
+    got = list(got) if isinstance(got, (list, tuple)) else [got]
+    if len(got) != len(inputs):
+        return _report(name, False, f"expected {len(inputs)} gradients, got {len(got)}.", hint)
+    expected = numerical_grad(fn, inputs)
+    for i, (g, e) in enumerate(zip(got, expected)):
+        if _missing(name, g):
+            return False
+        ga = _array(g)
+        if ga.shape != e.shape:
+            return _report(name, False, f"gradient {i} should have shape {list(e.shape)}, got "
+                           f"{list(ga.shape)}.", hint)
+        if not np.allclose(ga, e, rtol=rtol, atol=atol):
+            return _report(name, False, f"gradient {i} differs from finite differences "
+                           f"({np.array2string(e, precision=4)}).", hint)
+    return _report(name, True)
+
+
+def check_raises(name: str, fn: Callable[[], Any], error: type[BaseException], *,
+                 match: str = "", hint: str = "") -> bool:
+    """Calling ``fn()`` raises ``error`` (whose message contains ``match``)."""
+    if _missing(name, fn):
+        return False
+    try:
+        fn()
+    except error as e:
+        ok = match in str(e)
+        return _report(name, ok, f"raised, but the message lacks {match!r}.", hint)
+    except Exception as e:  # noqa: BLE001 - a wrong exception is feedback, not a crash
+        return _report(name, False, f"raised {type(e).__name__}: {e}", hint)
+    return _report(name, False, f"expected {error.__name__}, but nothing was raised.", hint)

@@ -1,0 +1,221 @@
+"""``nn.functional``: layers and losses as plain functions.
+
+The graph each one records is PyTorch's: ``linear`` gives ``AddmmBackward0``,
+``cross_entropy`` gives ``NllLossBackward0`` over ``LogSoftmaxBackward0``,
+``mse_loss`` gives ``MseLossBackward0``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from .._dtype import dtype as DType
+from ..ops import nn_ops
+from ..ops import reduce as R
+from ..ops import unary as U
+from ..ops.nn_ops import linear
+from ..ops.reduce import _scalar_name
+from ..tensor import Tensor
+
+__all__ = ["cross_entropy", "linear", "log_softmax", "mse_loss", "nll_loss", "relu", "relu_",
+           "sigmoid", "softmax", "tanh"]
+
+
+# ---- reductions (torch's _Reduction helpers) -------------------------------------------------
+
+def _reduction_enum(reduction: str) -> int:
+    if reduction == "none":
+        return 0
+    if reduction == "mean":
+        return 1
+    if reduction == "elementwise_mean":
+        warnings.warn(
+            "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+            stacklevel=3,
+        )
+        return 1
+    if reduction == "sum":
+        return 2
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _legacy_reduction(size_average: bool | None, reduce: bool | None,
+                      emit_warning: bool = True) -> str:
+    """The ``reduction`` string for the deprecated ``size_average``/``reduce`` arguments."""
+    if size_average is None:
+        size_average = True
+    if reduce is None:
+        reduce = True
+    ret = "mean" if (size_average and reduce) else ("sum" if reduce else "none")
+    if emit_warning:
+        warnings.warn(
+            f"size_average and reduce args will be deprecated, please use reduction='{ret}' "
+            "instead.", stacklevel=3,
+        )
+    return ret
+
+
+# ---- activations ------------------------------------------------------------------------------
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """max(x, 0)."""
+    return input.relu_() if inplace else U.relu(input)
+
+
+def relu_(input: Tensor) -> Tensor:
+    return input.relu_()
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    """1 / (1 + exp(-x))."""
+    return U.sigmoid(input)
+
+
+def tanh(input: Tensor) -> Tensor:
+    return U.tanh(input)
+
+
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+        "dim=X as an argument.", stacklevel=stacklevel,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: DType | None = None) -> Tensor:
+    """exp(x_i) / sum_j exp(x_j) along ``dim``."""
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
+    return R.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype: DType | None = None) -> Tensor:
+    """x_i - log(sum_j exp(x_j)) along ``dim``."""
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return R.log_softmax(input, dim, dtype=dtype)
+
+
+# ---- losses -----------------------------------------------------------------------------------
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+             size_average: bool | None = None, ignore_index: int = -100,
+             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """-input[i, target[i]], averaged (weighted) over the samples not ignored."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    return nn_ops.nll_loss(input, target, weight, _reduction_enum(reduction), ignore_index)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  size_average: bool | None = None, ignore_index: int = -100,
+                  reduce: bool | None = None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    """nll_loss(log_softmax(input, class dim), target); or, for a target of class
+    probabilities (same shape as ``input``), -sum(target * log_softmax(input))."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    red = _reduction_enum(reduction)
+    class_dim = 0 if input.dim() == 1 else 1
+    if tuple(input.shape) == tuple(target.shape):
+        return _cross_entropy_prob(input, target, weight, red, ignore_index, label_smoothing,
+                                   class_dim)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError('"log_softmax_lastdim_kernel_impl" not implemented for '
+                                  f"'{_scalar_name(input.dtype)}'")
+    if label_smoothing > 0.0:
+        if label_smoothing > 1.0:
+            raise RuntimeError(
+                f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}"
+            )
+        return _cross_entropy_smoothed(input, target, weight, red, ignore_index,
+                                       label_smoothing, class_dim)
+    return nn_ops.nll_loss(R.log_softmax(input, class_dim), target, weight, red, ignore_index)
+
+
+def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None, red: int,
+                            ignore_index: int, label_smoothing: float,
+                            class_dim: int) -> Tensor:
+    """(1 - s) * nll + s / C * (-sum of the log-probabilities), as torch composes it."""
+    logp = R.log_softmax(input, class_dim)
+    nll = nn_ops.nll_loss(logp, target, weight, red, ignore_index)
+    n_classes = input.shape[class_dim]
+    ignore_mask = target == ignore_index
+    if weight is not None:
+        shape = [1] * logp.dim()
+        shape[class_dim] = weight.shape[0]
+        smooth = -(logp * weight.view(shape)).sum(class_dim)
+    else:
+        smooth = -logp.sum(class_dim)
+    nn_ops.masked_fill_(smooth, ignore_mask, 0.0)
+    if red == 1:
+        if weight is not None:
+            kept = target[~ignore_mask].flatten()
+            ret = smooth.sum() / weight[kept].sum()
+        else:
+            ret = smooth.sum() / (~ignore_mask).sum()
+    elif red == 2:
+        ret = smooth.sum()
+    else:
+        ret = smooth
+    return (nn_ops.mul_scalar(nll, 1 - label_smoothing)
+            + nn_ops.mul_scalar(ret, label_smoothing / n_classes))
+
+
+def _cross_entropy_prob(input: Tensor, target: Tensor, weight: Tensor | None, red: int,
+                        ignore_index: int, label_smoothing: float, class_dim: int) -> Tensor:
+    if not target.dtype.is_floating_point:
+        raise RuntimeError("Expected floating point type for target with class probabilities, "
+                           f"got {_scalar_name(target.dtype)}")
+    if ignore_index >= 0:
+        raise RuntimeError("ignore_index is not supported for floating point target")
+    n_classes = input.shape[class_dim]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
+        raise RuntimeError(
+            f"cross_entropy: weight tensor should be defined either for all {n_classes} classes "
+            f"or no classes but got weight tensor of shape: {list(weight.shape)}"
+        )
+    logp = R.log_softmax(input, class_dim)
+    if label_smoothing > 0.0:
+        if label_smoothing > 1.0:
+            raise RuntimeError(
+                f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}"
+            )
+        target = nn_ops.mul_scalar(target, 1 - label_smoothing) + label_smoothing / n_classes
+    prod = logp * target
+    if weight is not None:
+        shape = [1] * logp.dim()
+        shape[class_dim] = n_classes
+        prod = prod * weight.view(shape)
+    if red == 1:
+        return nn_ops.div_scalar(-prod.sum(), logp.numel() // n_classes)
+    if red == 2:
+        return -prod.sum()
+    return -prod.sum(class_dim)
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+             reduce: bool | None = None, reduction: str = "mean",
+             weight: Tensor | None = None) -> Tensor:
+    """mean((input - target)^2) (or sum, or elementwise with 'none')."""
+    nn_ops.warn_size_mismatch(input, target, stacklevel=2)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if weight is not None:
+        if weight.size() != input.size():
+            raise ValueError("Weights and input must have the same size.")
+        weighted = (input - target) ** 2 * weight
+        if reduction == "none":
+            return weighted
+        if reduction == "sum":
+            return weighted.sum()
+        if reduction == "mean":
+            return weighted.sum() / weight.sum()
+        raise ValueError(
+            f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
+        )
+    return nn_ops.mse_loss(input, target, _reduction_enum(reduction))
+

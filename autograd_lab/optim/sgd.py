@@ -1,0 +1,88 @@
+"""``optim.SGD``: stochastic gradient descent with momentum, Nesterov and weight decay.
+
+For each parameter p with gradient g (torch's algorithm and operation order):
+
+    g = g + weight_decay * p                      (if weight_decay)
+    b = g                     on the first step   (if momentum)
+    b = momentum * b + (1 - dampening) * g        afterwards
+    g = g + momentum * b  (nesterov)  or  g = b
+    p = p - lr * g                                (p + lr * g with maximize)
+
+Each line is computed in the parameter's dtype, in torch's order. (torch's CPU kernels
+fuse ``a + alpha * b`` into one multiply-add, so an update can differ from it in the last
+bit; Adam emulates that fusion, SGD does not, to keep the training loop fast.)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from ..grad_mode import enable_grad
+from ..tensor import Tensor, _make
+from .optimizer import Optimizer, _no_grad_step
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    def __init__(self, params: Any, lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
+                 weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False,
+                 foreach: bool | None = None, differentiable: bool = False,
+                 fused: bool | None = None) -> None:
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, momentum=momentum, dampening=dampening,
+                        weight_decay=weight_decay, nesterov=nesterov, maximize=maximize,
+                        foreach=foreach, differentiable=differentiable, fused=fused)
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("nesterov", False)
+            group.setdefault("maximize", False)
+
+    @_no_grad_step
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """One update of every parameter that has a gradient."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            lr, momentum = group["lr"], group["momentum"]
+            wd, dampening = group["weight_decay"], group["dampening"]
+            nesterov, maximize = group["nesterov"], group["maximize"]
+            for p in group["params"]:
+                if p._grad is None:
+                    continue
+                x = p._data
+                f = x.dtype.type  # hyper-parameters enter the kernels in the tensor's dtype
+                g = p._grad._data
+                if maximize:
+                    g = -g
+                if wd != 0:
+                    g = g + f(wd) * x
+                if momentum != 0:
+                    state = self.state[p]
+                    buf: Tensor | None = state.get("momentum_buffer")
+                    if buf is None:
+                        buf = _make(np.array(g, copy=True), p.dtype, None)
+                        state["momentum_buffer"] = buf
+                    else:
+                        b = buf._data
+                        np.multiply(b, f(momentum), out=b)
+                        b += g if dampening == 0 else f(1 - dampening) * g
+                        buf._vc[0] += 1
+                    g = g + f(momentum) * buf._data if nesterov else buf._data
+                x -= f(lr) * g if not isinstance(lr, Tensor) else lr._data * g
+                p._vc[0] += 1
+        return loss

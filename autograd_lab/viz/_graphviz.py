@@ -1,0 +1,69 @@
+"""The Graphviz side: a ``Digraph`` that explains a missing ``dot`` program, and SVG rendering.
+
+The ``graphviz`` Python package only writes DOT text; drawing runs the ``dot`` program,
+which is a separate install. Building a graph never needs it, so the check is made at
+the first render (``pipe``/``render``, which is also what Jupyter's display calls).
+"""
+
+from __future__ import annotations
+
+import shutil
+from typing import Any
+
+import graphviz
+
+INSTALL_HINT = (
+    "Graphviz's `dot` program was not found on PATH, so the graph cannot be drawn (its DOT "
+    "text is in `.source`). The pip package `graphviz` is only the Python interface; install "
+    "Graphviz itself:\n"
+    "  Debian/Ubuntu:  sudo apt-get install graphviz\n"
+    "  macOS:          brew install graphviz\n"
+    "  conda/mamba:    conda install -c conda-forge graphviz\n"
+    "  Windows:        choco install graphviz   (or: winget install graphviz)\n"
+    "  Fedora/RHEL:    sudo dnf install graphviz\n"
+    "then restart the kernel so that PATH is read again."
+)
+
+
+class GraphvizNotFoundError(graphviz.ExecutableNotFound):
+    """``dot`` is not installed: a ``graphviz.ExecutableNotFound`` that says how to install it."""
+
+    def __init__(self, message: str = INSTALL_HINT) -> None:
+        RuntimeError.__init__(self, message)
+
+
+def require_dot() -> None:
+    """Raise :class:`GraphvizNotFoundError` unless ``dot`` is on PATH."""
+    if shutil.which("dot") is None:
+        raise GraphvizNotFoundError()
+
+
+class AutogradDigraph(graphviz.Digraph):
+    """A ``graphviz.Digraph`` whose renders explain how to install ``dot`` when it is missing."""
+
+    def pipe(self, *args: Any, **kwargs: Any) -> Any:
+        require_dot()
+        try:
+            return super().pipe(*args, **kwargs)
+        except graphviz.ExecutableNotFound as e:
+            if isinstance(e, GraphvizNotFoundError):
+                raise
+            raise GraphvizNotFoundError() from e
+
+    def render(self, *args: Any, **kwargs: Any) -> Any:
+        require_dot()
+        try:
+            return super().render(*args, **kwargs)
+        except graphviz.ExecutableNotFound as e:
+            if isinstance(e, GraphvizNotFoundError):
+                raise
+            raise GraphvizNotFoundError() from e
+
+
+def to_svg(dot: graphviz.Digraph) -> str:
+    """The graph drawn as an SVG document (text), without the XML prolog."""
+    if not isinstance(dot, AutogradDigraph):
+        require_dot()
+    svg = dot.pipe(format="svg", encoding="utf-8")
+    i = svg.find("<svg")
+    return svg[i:] if i >= 0 else svg

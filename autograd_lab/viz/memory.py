@@ -1,0 +1,202 @@
+"""Memory through forward and backward: ``memory_allocated()`` sampled op by op.
+
+:func:`trace_memory` runs a forward function, sampling ``memory_allocated()`` after
+every autograd_lab call it makes (a profiler hook spots calls into the package made
+from outside it, and samples when each returns a Tensor), then runs ``backward()``
+with a ``Listener`` that samples at every engine event: saved tensors being freed
+show up as drops, new ``.grad`` tensors as rises. With ``retain_graph=True`` nothing is
+freed until the graph itself is dropped -- :func:`memory_timeline` draws both.
+
+:func:`saved_bytes` (bytes a node holds for backward) is what ``make_dot(saved_bytes=True)``
+prints on each node. matplotlib is imported only when plotting.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .. import engine
+from ..memory import memory_allocated
+from ..node import AccumulateGrad, Node
+from ..tensor import Tensor
+from ._labels import node_title, op_name
+
+__all__ = ["MemorySample", "MemoryTrace", "memory_timeline", "saved_bytes", "saved_bytes_by_node",
+           "trace_memory"]
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_VIZ = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_NOT_OPS = {"grad", "data"}  # attribute reads that return a Tensor without computing one
+
+
+def saved_bytes(node: Node) -> int:
+    """Bytes of the tensors ``node`` still holds for backward (0 once they are freed)."""
+    return sum(st.nbytes for _, st in node.saved_tensors_info())
+
+
+def saved_bytes_by_node(var: Tensor) -> list[tuple[str, int]]:
+    """``(node name, saved bytes)`` for every node of ``var``'s graph, breadth first."""
+    from .dot import build_graph
+
+    spec = build_graph(var, max_nodes=None)
+    return [(node_title(n), saved_bytes(n)) for n in spec.nodes if type(n) is not AccumulateGrad]
+
+
+@dataclass(frozen=True)
+class MemorySample:
+    """``memory_allocated()`` (bytes) right after ``label`` in ``phase``."""
+
+    phase: str  # "forward" | "backward" | "after"
+    label: str
+    bytes: int
+
+
+@dataclass
+class MemoryTrace:
+    """The samples of one forward + backward, in order."""
+
+    retain_graph: bool
+    samples: list[MemorySample] = field(default_factory=list)
+
+    @property
+    def values(self) -> list[int]:
+        return [s.bytes for s in self.samples]
+
+    @property
+    def labels(self) -> list[str]:
+        return [s.label for s in self.samples]
+
+    @property
+    def peak(self) -> int:
+        return max(self.values)
+
+    def add(self, phase: str, label: str) -> None:
+        self.samples.append(MemorySample(phase, label, memory_allocated()))
+
+    def plot(self, ax: Any = None, title: str | None = None) -> Any:
+        """Draw the timeline on ``ax`` (a new figure when None); returns the Axes."""
+        if ax is None:
+            from matplotlib.figure import Figure
+
+            ax = Figure(figsize=(max(6.0, 0.28 * len(self.samples)), 3.6)).add_subplot()
+        xs = range(len(self.samples))
+        ys = [v / 1024 for v in self.values]
+        for phase, color in (("forward", "#dbe9f6"), ("backward", "#fde3c8")):
+            idx = [i for i, s in enumerate(self.samples) if s.phase == phase]
+            if idx:
+                ax.axvspan(idx[0] - 0.5, idx[-1] + 0.5, color=color, zorder=0)
+                ax.text((idx[0] + idx[-1]) / 2, 1.01, phase, ha="center", va="bottom",
+                        fontsize=8, color="#555555", transform=ax.get_xaxis_transform())
+        ax.step(xs, ys, where="mid", color="#1f3b73", linewidth=2, zorder=2)
+        ax.plot(xs, ys, "o", color="#1f3b73", markersize=3, zorder=3)
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels(self.labels, rotation=90, fontsize=7, family="monospace")
+        ax.set_xlim(-0.5, len(self.samples) - 0.5)
+        ax.set_ylabel("memory_allocated() [KiB]")
+        ax.set_title(title or f"backward(retain_graph={self.retain_graph})", fontsize=10,
+                     pad=16)
+        ax.grid(axis="y", alpha=0.3)
+        return ax
+
+
+class _ForwardTracer:
+    """A profile hook: one sample each time a call into autograd_lab (from outside) returns."""
+
+    def __init__(self, trace: MemoryTrace) -> None:
+        self.trace = trace
+        self.active: Any = None  # the frame of the outermost autograd_lab call in progress
+
+    def __call__(self, frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and self.active is None:
+            path = frame.f_code.co_filename
+            if path.startswith(_PACKAGE) and not path.startswith(_VIZ):
+                self.active = frame
+        elif event == "return" and frame is self.active:
+            self.active = None
+            name = frame.f_code.co_name.strip("_")
+            first = arg[0] if isinstance(arg, tuple) and arg else arg
+            if name in _NOT_OPS or not isinstance(first, Tensor):
+                return
+            if first.grad_fn is not None:  # named after the node it recorded, as graphs show it
+                name = op_name(first.grad_fn)
+            elif name == "method" and callable(fn := frame.f_locals.get("fn")):
+                name = getattr(fn, "__name__", name)  # an operator wrapper around ``fn``
+            self.trace.add("forward", name)
+
+
+class _BackwardSampler(engine.Listener):
+    def __init__(self, trace: MemoryTrace) -> None:
+        self.trace = trace
+
+    def on_begin(self, roots: list, grads: list) -> None:
+        self.trace.add("backward", "backward()")
+
+    def on_node(self, node: Node, grad_outputs: list) -> None:
+        self.trace.add("backward", node_title(node))
+
+    def on_edge(self, node: Node, index: int, next_node: Node, input_nr: int, grad: Any) -> None:
+        self.trace.add("backward", f"→ {node_title(next_node)}")
+
+    def on_accumulate(self, tensor: Tensor, grad: Any, total: Any) -> None:
+        self.trace.add("backward", "+= .grad")
+
+    def on_free(self, node: Node, names: list[str]) -> None:
+        self.trace.add("backward", f"free {node_title(node)}")
+
+    def on_end(self) -> None:
+        self.trace.add("backward", "end")
+
+
+def trace_memory(fn: Callable[[], Tensor], *, retain_graph: bool = False,
+                 gradient: Tensor | None = None) -> MemoryTrace:
+    """Run ``out = fn()`` then ``out.backward(gradient, retain_graph)``, sampling memory.
+
+    Samples: ``start``; after each autograd_lab call made by ``fn`` (labelled with the
+    op's name); ``forward done`` once ``fn`` returned (its temporaries are gone); one
+    per backward event; and ``graph dropped`` after the output -- and with it the
+    graph -- is released. ``fn`` should create what it needs (even its leaves) so that
+    repeated traces start alike.
+    """
+    trace = MemoryTrace(bool(retain_graph))
+    gc.collect()
+    trace.add("forward", "start")
+    tracer = _ForwardTracer(trace)
+    previous = sys.getprofile()
+    sys.setprofile(tracer)
+    try:
+        out = fn()
+    finally:
+        sys.setprofile(previous)
+    if not isinstance(out, Tensor):
+        raise TypeError(f"trace_memory: fn must return a Tensor, got {type(out).__name__}")
+    trace.add("forward", "forward done")
+    engine.backward(out, gradient, retain_graph=retain_graph, listener=_BackwardSampler(trace))
+    del out
+    gc.collect()
+    trace.add("after", "graph dropped")
+    return trace
+
+
+def memory_timeline(fn: Callable[[], Tensor], *, gradient: Tensor | None = None,
+                    traces: tuple[MemoryTrace, MemoryTrace] | None = None) -> Any:
+    """Two panels: ``backward()`` (saved tensors freed as it goes) and ``retain_graph=True``.
+
+    Returns a matplotlib ``Figure`` (it displays inline in Jupyter). ``traces`` lets you
+    pass two traces recorded already (default, retained).
+    """
+    from matplotlib.figure import Figure
+
+    if traces is None:
+        traces = (trace_memory(fn, gradient=gradient),
+                  trace_memory(fn, gradient=gradient, retain_graph=True))
+    n = max(len(t.samples) for t in traces)
+    fig = Figure(figsize=(max(10.0, 0.5 * n), 4.6), layout="constrained")
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, trace in zip(axes, traces):
+        trace.plot(ax)
+    fig.suptitle("memory_allocated() through forward and backward", fontsize=11)
+    return fig

@@ -1,0 +1,210 @@
+"""One frame of an animation = the same drawing with some nodes and edges restyled.
+
+A frame is a :class:`FrameStyle`: a role per SVG element id (``n_3`` -> ``"current"``)
+plus text labels on edges. It is drawn two ways from one Graphviz layout:
+
+- :class:`SvgCanvas` (fast, for widgets and the HTML export): the graph is rendered
+  to SVG once; a frame adds a ``<style>`` block (CSS overrides the presentation
+  attributes Graphviz writes) and an overlay of ``<text>`` labels placed at the middle
+  of each edge's path. Composing a frame is string work, no Graphviz call.
+- :func:`styled_dot` (for image files): a copy of the DOT source with the roles as
+  Graphviz attributes and the labels as ``xlabel``; rendering it costs a Graphviz run.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass, field
+
+import graphviz
+
+from ._graphviz import AutogradDigraph
+from ._labels import escape, html_label
+from .dot import FREED_FILL, FREED_LINE
+
+CURRENT_FILL, CURRENT_LINE = "#ffd54f", "#b71c1c"
+DONE_LINE = "#2e7d32"
+ERROR_FILL = "#ef9a9a"
+ACTIVE_EDGE, DONE_EDGE = "#c62828", "#2e7d32"
+LABEL_DONE = "#555555"
+
+
+@dataclass
+class FrameStyle:
+    """What one frame changes: roles of nodes/edges (by SVG id) and edge labels."""
+
+    nodes: dict[str, str] = field(default_factory=dict)  # current | done | error | freed
+    edges: dict[str, str] = field(default_factory=dict)  # active | done
+    labels: dict[str, str] = field(default_factory=dict)  # edge id -> text
+    caption: str = ""  # plain text
+
+
+def _node_css(role: str, w: float) -> str:
+    return {
+        "current": f"fill:{CURRENT_FILL};stroke:{CURRENT_LINE};stroke-width:{2 * w}",
+        "done": f"stroke:{DONE_LINE};stroke-width:{1.5 * w}",
+        "error": f"fill:{ERROR_FILL};stroke:{CURRENT_LINE};stroke-width:{2 * w}",
+        "freed": f"stroke-dasharray:4 3;fill:{FREED_FILL};stroke:{FREED_LINE}",
+    }[role]
+
+
+def _edge_color(role: str) -> str:
+    return ACTIVE_EDGE if role == "active" else DONE_EDGE
+
+
+_EDGE_BLOCK = re.compile(r'<g id="(e_\d+)" class="edge">.*?<path [^>]*?d="([^"]+)"', re.S)
+_NUM = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
+
+
+def _midpoint(d: str) -> tuple[float, float]:
+    """A point half way along a Graphviz edge path (``M p0 C p1 p2 p3 ...``)."""
+    nums = [float(v) for v in _NUM.findall(d)]
+    pts = list(zip(nums[0::2], nums[1::2]))
+    n = (len(pts) - 1) // 3  # cubic segments
+    if n < 1:
+        return pts[0]
+    k = n // 2
+    if n % 2 == 0:
+        return pts[3 * k]
+    p0, p1, p2, p3 = pts[3 * k: 3 * k + 4]
+    return tuple((a + 3 * b + 3 * c + d_) / 8 for a, b, c, d_ in zip(p0, p1, p2, p3))
+
+
+class SvgCanvas:
+    """A rendered graph, restyled per frame without calling Graphviz again."""
+
+    def __init__(self, svg: str, scope: str, presenter: bool = False) -> None:
+        i = svg.index("<svg")
+        j = svg.index(">", i) + 1
+        k = svg.rindex("</g>")
+        self.scope = scope
+        self.width = 1.5 if presenter else 1.0
+        self.font = 15 if presenter else 9
+        # room on the right for labels of edges near the border
+        self.head = _widen(svg[i:j - 1], 90 if presenter else 60) + f' class="agl-svg {scope}">'
+        self.body = svg[j:k]
+        self.tail = svg[k:]
+        self.points = {eid: _midpoint(d) for eid, d in _EDGE_BLOCK.findall(svg)}
+
+    def css(self, style: FrameStyle) -> str:
+        """The frame's CSS: one rule per role, listing the elements that have it."""
+        s, w = f".{self.scope} ", self.width
+        by_role: dict[str, list[str]] = {}
+        for sid, role in style.nodes.items():
+            by_role.setdefault(role, []).append(sid)
+        rules = []
+        for role in sorted(by_role):
+            ids = sorted(by_role[role], key=_natural)
+            sel = ",".join(f"{s}#{x}>{shape}" for x in ids for shape in ("polygon", "ellipse"))
+            rules.append(f"{sel}{{{_node_css(role, w)}}}")
+            if role == "freed":
+                sel = ",".join(f"{s}#{x}>text" for x in ids)
+                rules.append(f"{sel}{{fill:{FREED_LINE}}}")
+        edges: dict[str, list[str]] = {}
+        for eid, role in style.edges.items():
+            edges.setdefault(role, []).append(eid)
+        for role in sorted(edges):
+            ids = sorted(edges[role], key=_natural)
+            color = _edge_color(role)
+            width = (2.5 if role == "active" else 1.5) * w
+            rules.append(",".join(f"{s}#{x}>path" for x in ids)
+                         + f"{{stroke:{color};stroke-width:{width}}}")
+            rules.append(",".join(f"{s}#{x}>polygon" for x in ids)
+                         + f"{{fill:{color};stroke:{color}}}")
+        return "\n".join(rules)
+
+    def overlay(self, style: FrameStyle) -> str:
+        """``<text>`` elements for the edge labels (active ones bold red, others grey)."""
+        out = []
+        for eid in sorted(style.labels, key=_natural):
+            if eid not in self.points:
+                continue
+            x, y = self.points[eid]
+            active = style.edges.get(eid) == "active"
+            color = ACTIVE_EDGE if active else LABEL_DONE
+            weight = ' font-weight="bold"' if active else ""
+            out.append(
+                f'<text x="{x + 4:.2f}" y="{y:.2f}" font-family="monospace" '
+                f'font-size="{self.font}" fill="{color}"{weight} stroke="white" '
+                f'stroke-width="3" paint-order="stroke">{escape(style.labels[eid], None)}</text>'
+            )
+        return "".join(out)
+
+    def compose(self, style: FrameStyle) -> str:
+        """The full SVG of one frame."""
+        return (f"{self.head}<style>{self.css(style)}</style>{self.body}"
+                f'<g class="agl-labels">{self.overlay(style)}</g>{self.tail}')
+
+    def parts(self) -> tuple[str, str]:
+        """(svg with empty style/label slots, for the HTML export's script to fill)."""
+        return (f'{self.head}<style class="agl-style"></style>{self.body}'
+                f'<g class="agl-labels"></g>{self.tail}'), self.scope
+
+
+def _widen(head: str, extra: float) -> str:
+    """The ``<svg`` open tag with ``extra`` points more width (and viewBox width)."""
+    def width(m: re.Match) -> str:
+        return f'width="{float(m.group(1)) + extra:g}pt"'
+
+    def box(m: re.Match) -> str:
+        x, y, w, h = (float(v) for v in m.group(1).split())
+        return f'viewBox="{x:.2f} {y:.2f} {w + extra:.2f} {h:.2f}"'
+
+    head = re.sub(r'width="([\d.]+)pt"', width, head, count=1)
+    return re.sub(r'viewBox="([^"]+)"', box, head, count=1)
+
+
+def _natural(sid: str) -> tuple[str, int]:
+    head, _, num = sid.partition("_")
+    return head, int(num) if num.isdigit() else -1
+
+
+_NODE_ATTRS = {
+    "current": dict(fillcolor=CURRENT_FILL, color=CURRENT_LINE, penwidth="3"),
+    "done": dict(color=DONE_LINE, penwidth="2"),
+    "error": dict(fillcolor=ERROR_FILL, color=CURRENT_LINE, penwidth="3"),
+    "freed": dict(fillcolor=FREED_FILL, color=FREED_LINE, fontcolor=FREED_LINE,
+                  style="dashed,filled"),
+}
+
+
+def styled_dot(dot: graphviz.Digraph, stmt: dict[str, int], style: FrameStyle) -> AutogradDigraph:
+    """A copy of ``dot`` with the frame's roles and labels as Graphviz attributes."""
+    body = list(dot.body)
+    for sid, role in style.nodes.items():
+        _patch(body, stmt.get(sid), _NODE_ATTRS[role])
+    for eid in set(style.edges) | set(style.labels):
+        role = style.edges.get(eid)
+        attrs: dict[str, str] = {}
+        if role is not None:
+            color = _edge_color(role)
+            attrs.update(color=color, penwidth="3" if role == "active" else "2")
+        if eid in style.labels:
+            attrs.update(xlabel=html_label(escape(style.labels[eid], None)),
+                         fontcolor=ACTIVE_EDGE if role == "active" else LABEL_DONE,
+                         fontname="monospace", fontsize=dot.node_attr.get("fontsize", "10"))
+        _patch(body, stmt.get(eid), attrs)
+    out = AutogradDigraph(graph_attr=dict(dot.graph_attr), node_attr=dict(dot.node_attr),
+                          edge_attr=dict(dot.edge_attr))
+    out.body = body
+    if style.caption:
+        lines = [w for line in style.caption.split("\n") for w in textwrap.wrap(line, 72) or [""]]
+        out.graph_attr.update(label=html_label(*[escape(x, None) for x in lines]),
+                              labelloc="t", labeljust="l", fontname="monospace")
+    return out
+
+
+def _patch(body: list[str], index: int | None, attrs: dict[str, str]) -> None:
+    """Append attributes to one statement (in DOT the last value of an attribute wins)."""
+    if index is None or not attrs:
+        return
+    line = body[index]
+    k = line.rindex("]")
+    extra = " ".join(f"{a}={_quote(v)}" for a, v in attrs.items())
+    body[index] = f"{line[:k]} {extra}{line[k:]}"
+
+
+def _quote(value: str) -> str:
+    """A DOT attribute value: HTML-like labels as they are, our plain values in quotes."""
+    return value if value.startswith("<") else '"' + value.replace('"', '\\"') + '"'

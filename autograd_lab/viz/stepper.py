@@ -1,0 +1,128 @@
+"""``BackwardStepper``: a widget that steps through a real backward pass.
+
+It runs ``backward()`` once for real (:func:`record_backward`), then lets you walk the
+recorded frames: Reset / Prev / Play / slider / Next. Each frame highlights the node
+that is running (SVG ids ``n_3``, edges ``e_5``), labels the edges with the gradient
+they carried, fades the saved tensors already freed, and shows a table of every
+leaf's ``.grad`` (and retained grads) with ``old + new = total`` as they accumulate.
+"backward again" runs backward a second time on the same graph and appends its frames
+-- accumulation with ``retain_graph=True``, or torch's error once the graph was freed.
+
+Everything is drawn through ``HTML`` widget values (no ``Output`` widget), so a
+notebook that builds the widget stores no printed output.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..tensor import Tensor
+from .recording import Frame, Recording, Run, record_backward
+
+__all__ = ["BackwardStepper", "Frame", "Recording", "Run", "record_backward"]
+
+
+class BackwardStepper(widgets.VBox):
+    """Step through ``root.backward(gradient, retain_graph, inputs=inputs)``, run for real.
+
+    ``params`` names tensors in the drawing and the table; ``presenter=True`` uses big
+    fonts and thick strokes (for a projector). The root widget has the CSS class
+    ``autograd-lab-stepper``. The recording is ``.recording`` (``.to_html(path)`` exports it).
+    """
+
+    def __init__(self, root: Any, gradient: Tensor | None = None, retain_graph: bool = False,
+                 inputs: Any = None, *, params: dict[str, Tensor] | None = None,
+                 presenter: bool = False, max_nodes: int | None = 2000,
+                 interval: int = 800) -> None:
+        self.recording: Recording = record_backward(
+            root, gradient, retain_graph, inputs, params=params, errors="record",
+            presenter=presenter, max_nodes=max_nodes,
+        )
+        self.presenter = presenter
+        last = len(self.recording) - 1
+        font = "18px" if presenter else "13px"
+        self.graph = widgets.HTML(layout=widgets.Layout(overflow="auto", flex="1 1 auto"))
+        self.caption = widgets.HTML()
+        self.table = widgets.HTML(layout=widgets.Layout(flex="0 0 auto", margin="0 0 0 16px"))
+        self.slider = widgets.IntSlider(value=0, min=0, max=last, description="step",
+                                        continuous_update=True,
+                                        layout=widgets.Layout(width="360px"))
+        self.play = widgets.Play(value=0, min=0, max=last, interval=interval,
+                                 description="play")
+        widgets.link((self.play, "value"), (self.slider, "value"))
+        self.reset_button = self._button("Reset", "go to the first frame", font)
+        self.prev_button = self._button("◀ Prev", "previous frame", font)
+        self.next_button = self._button("Next ▶", "next frame", font)
+        self.again_button = self._button("backward again", "run backward once more on the "
+                                         "same graph and append its frames", font)
+        self.reset_button.on_click(lambda _: self.reset())
+        self.prev_button.on_click(lambda _: self.prev())
+        self.next_button.on_click(lambda _: self.next())
+        self.again_button.on_click(lambda _: self.backward_again())
+        self.slider.observe(self._on_slider, names="value")
+        controls = widgets.HBox([self.reset_button, self.prev_button, self.play, self.slider,
+                                 self.next_button, self.again_button])
+        body = widgets.HBox([self.graph, self.table],
+                            layout=widgets.Layout(align_items="flex-start"))
+        super().__init__(children=[controls, self.caption, body])
+        self.add_class("autograd-lab-stepper")
+        if presenter:
+            self.add_class("autograd-lab-presenter")
+        self._draw(0)
+
+    def __repr__(self) -> str:
+        # short and stable: the default widget repr would embed every frame's SVG
+        runs = len(self.recording.runs)
+        return (f"BackwardStepper({len(self.recording)} frames, {runs} backward run"
+                f"{'s' if runs != 1 else ''})")
+
+    @staticmethod
+    def _button(text: str, tip: str, font: str) -> widgets.Button:
+        b = widgets.Button(description=text, tooltip=tip, layout=widgets.Layout(width="auto"))
+        b.style.font_size = font
+        b.style.font_weight = "bold"
+        return b
+
+    # ---- navigation --------------------------------------------------------------------------
+
+    @property
+    def step(self) -> int:
+        """The frame shown now."""
+        return self.slider.value
+
+    def go(self, i: int) -> None:
+        """Show frame ``i`` (clipped to the recording)."""
+        self.slider.value = max(0, min(len(self.recording) - 1, int(i)))
+
+    def next(self) -> None:
+        self.go(self.step + 1)
+
+    def prev(self) -> None:
+        self.go(self.step - 1)
+
+    def reset(self) -> None:
+        self.play.playing = False
+        self.go(0)
+
+    def backward_again(self, retain_graph: bool | None = None) -> Run:
+        """Run backward once more on the same graph; jump to the first of its frames."""
+        run = self.recording.backward_again(retain_graph)
+        last = len(self.recording) - 1
+        self.slider.max = self.play.max = last
+        if self.slider.value == run.start:
+            self._draw(run.start)
+        self.go(run.start)
+        return run
+
+    # ---- drawing -----------------------------------------------------------------------------
+
+    def _on_slider(self, change: dict) -> None:
+        self._draw(change["new"])
+
+    def _draw(self, i: int) -> None:
+        rec = self.recording
+        self.graph.value = rec.frame_svg(i)
+        self.caption.value = rec.caption_html(i)
+        self.table.value = rec.table_html(i)

@@ -1,0 +1,70 @@
+"""The measuring environment: one thread everywhere, optional PyTorch, heap usage."""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+from types import ModuleType
+
+THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def single_thread() -> None:
+    """One BLAS/OpenMP thread, here and in child processes.
+
+    Call it before numpy is imported: BLAS libraries read the variables once, when they load.
+    """
+    for var in THREAD_VARS:
+        os.environ[var] = "1"
+
+MB = 1e6  # decimal megabytes: 1,000,000 float32 values are 4 MB
+
+
+def load_torch() -> ModuleType | None:
+    """PyTorch limited to one thread, or None when it is not installed."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    torch.set_num_threads(1)
+    try:
+        torch.set_num_interop_threads(1)
+    except RuntimeError:  # only allowed before any inter-op work started
+        pass
+    return torch
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+        "uordblks", "fordblks", "keepcost",
+    )]
+
+
+def _mallinfo2() -> object | None:
+    path = ctypes.util.find_library("c")
+    if path is None:
+        return None
+    try:
+        fn = ctypes.CDLL(path).mallinfo2
+    except (OSError, AttributeError):  # not glibc, or glibc < 2.33
+        return None
+    fn.restype = _MallInfo2
+    return fn
+
+
+_MALLINFO2 = _mallinfo2()
+
+
+def heap_bytes() -> int | None:
+    """Bytes handed out by malloc and still in use (glibc), or None elsewhere.
+
+    numpy and PyTorch both allocate tensor buffers with malloc, so the difference
+    of two readings is the memory a piece of code keeps alive, whichever library
+    holds it. (Process RSS would not do: freed heap memory is not always returned.)
+    """
+    if _MALLINFO2 is None:
+        return None
+    info = _MALLINFO2()
+    return info.uordblks + info.hblkhd

@@ -1,0 +1,84 @@
+"""W4: ((A @ B) @ C) @ D on 1024x1024 float32 leaves, sum, backward.
+
+Nine matrix products in all (three forward, six backward): this measures how much
+the engine adds on top of BLAS when every op is large.
+"""
+
+from __future__ import annotations
+
+import time
+from types import ModuleType
+
+import numpy as np
+
+from .harness import Row, Target, Workload
+
+
+def make_mats(n: int = 1024, seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return [(rng.standard_normal((n, n)) / np.sqrt(n)).astype(np.float32) for _ in range(4)]
+
+
+class ChainEngine:
+    def __init__(self, lib: ModuleType, mats: list[np.ndarray]) -> None:
+        self.leaves = [lib.tensor(m, requires_grad=True) for m in mats]
+
+    def run(self) -> dict[str, float]:
+        a, b, c, d = self.leaves
+        for t in self.leaves:
+            t.grad = None
+        t0 = time.perf_counter()
+        out = (a @ b @ c @ d).sum()
+        t1 = time.perf_counter()
+        out.backward()
+        t2 = time.perf_counter()
+        self.value = float(out.detach())
+        return {"fwd": t1 - t0, "bwd": t2 - t1, "total": t2 - t0}
+
+    def grads(self) -> list[np.ndarray]:
+        return [t.grad.numpy() for t in self.leaves]
+
+
+class ChainNumpy:
+    def __init__(self, mats: list[np.ndarray]) -> None:
+        self.mats = mats
+
+    def run(self) -> dict[str, float]:
+        a, b, c, d = self.mats
+        t0 = time.perf_counter()
+        p1 = a @ b
+        p2 = p1 @ c
+        y = p2 @ d
+        out = y.sum()
+        t1 = time.perf_counter()
+        g = np.ones_like(y)
+        dd = p2.T @ g
+        g = g @ d.T
+        dc = p1.T @ g
+        g = g @ c.T
+        db = a.T @ g
+        da = g @ b.T
+        t2 = time.perf_counter()
+        self.value, self._grads = float(out), [da, db, dc, dd]
+        return {"fwd": t1 - t0, "bwd": t2 - t1, "total": t2 - t0}
+
+    def grads(self) -> list[np.ndarray]:
+        return self._grads
+
+
+def w4(al: ModuleType, torch: ModuleType | None, n: int = 1024) -> Workload:
+    setups = {"autograd_lab": lambda: ChainEngine(al, make_mats(n)),
+              "numpy": lambda: ChainNumpy(make_mats(n))}
+    if torch is not None:
+        setups["torch"] = lambda: ChainEngine(torch, make_mats(n))
+    return Workload(
+        "W4",
+        f"W4  ((A@B)@C)@D on {n}x{n} float32 leaves, .sum(), backward (9 matmuls)",
+        setups,
+        [
+            Row("forward + backward, ms", "total", "ms", 1e3, "numpy",
+                Target("ratio", 1.05, text="<= 1.05x numpy")),
+            Row("  forward, ms", "fwd", "ms", 1e3),
+            Row("  backward, ms", "bwd", "ms", 1e3),
+        ],
+    )

@@ -1,0 +1,125 @@
+"""Benchmarks: autograd_lab against PyTorch (when importable) and hand-written numpy.
+
+    python benchmarks/run.py [--quick] [--only W1,W3] [--json out.json] [--rounds N]
+
+Everything runs on one thread; each implementation in a process of its own.
+See benchmarks/README.md for the workloads.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if __name__ == "__main__":  # started as a script: import the package from the repository root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from benchmarks import _env  # noqa: E402,I001
+
+_env.single_thread()  # before numpy loads
+
+import argparse  # noqa: E402
+import importlib.util  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import platform  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import autograd_lab  # noqa: E402
+from benchmarks import worker  # noqa: E402
+from benchmarks.harness import IMPLS, measure  # noqa: E402
+from benchmarks.report import header, summary, table  # noqa: E402
+from benchmarks.suite import LOCAL, workloads  # noqa: E402
+
+ROUNDS, QUICK_ROUNDS = 15, 2
+
+
+def _load() -> float:
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return float("nan")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help=f"{QUICK_ROUNDS} rounds: a smoke test")
+    p.add_argument("--only", help="comma-separated workloads, e.g. W1,W3 (also: import)")
+    p.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    p.add_argument("--rounds", type=int, help=f"rounds per workload (default {ROUNDS})")
+    p.add_argument("--no-torch", action="store_true", help="leave PyTorch out")
+    p.add_argument("--by-hand", action="store_true",
+                   help="W3/W6: use engine ops even when autograd_lab.nn exists")
+    p.add_argument("--in-process", action="store_true",
+                   help="run all implementations in this process (for debugging)")
+    args = p.parse_args(argv)
+
+    has_torch = not args.no_torch and importlib.util.find_spec("torch") is not None
+    torch = _env.load_torch() if has_torch and args.in_process else None
+    builders = workloads(autograd_lab, torch, args.by_hand, with_torch=has_torch)
+    keys = list(builders)
+    if args.only:
+        by_lower = {k.lower(): k for k in keys}
+        wanted = [k.strip() for k in args.only.split(",") if k.strip()]
+        unknown = [k for k in wanted if k.lower() not in by_lower]
+        if unknown:
+            p.error(f"unknown workload(s) {', '.join(unknown)}; choose from {', '.join(keys)}")
+        keys = [by_lower[k.lower()] for k in wanted]
+    rounds = args.rounds or (QUICK_ROUNDS if args.quick else ROUNDS)
+
+    pool: dict[str, worker.Worker] = {}
+    notes = []
+    if not args.in_process:
+        impls = [i for i in IMPLS if i != "torch" or has_torch]
+        pool, failed = worker.start(impls, args.by_hand)
+        notes += [f"{impl} worker did not start: {err}" for impl, err in failed.items()]
+    torch_version = (torch.__version__ if torch is not None else
+                     pool["torch"].info["versions"]["torch"] if "torch" in pool else None)
+    meta = {
+        "python": platform.python_version(), "numpy": np.__version__, "torch": torch_version,
+        "autograd_lab": autograd_lab.__version__, "machine": platform.machine(),
+        "rounds": rounds, "threads": 1, "processes": "in-process" if args.in_process else
+        "one per implementation",
+    }
+    print(f"autograd_lab benchmarks: python {meta['python']}, numpy {meta['numpy']}, "
+          f"torch {torch_version or '- (not importable)'}; one thread; {meta['processes']}; "
+          f"median of {rounds} interleaved rounds")
+    for note in notes:
+        print("note:", note)
+    print()
+    print(header())
+    out: list[dict] = []
+    all_rows: list[dict] = []
+    load0 = _load()
+    t_start = time.perf_counter()
+    try:
+        for key in keys:
+            w = builders[key]()
+            if args.in_process or key in LOCAL:
+                res = measure(w, rounds)
+            else:
+                res = measure(w, rounds, make_runner=lambda impl, k=key: pool[impl].setup(k),
+                              impls=[i for i in IMPLS if i in pool])
+            lines, rows = table(w, res)
+            print("\n".join(lines), flush=True)
+            all_rows += rows
+            out.append({"key": w.key, "title": w.title, "rows": rows, "errors": res.errors,
+                        "samples": res.samples})
+    finally:
+        for wk in pool.values():
+            wk.close()
+    print()
+    print(summary(all_rows) + f"  ({time.perf_counter() - t_start:.0f} s)")
+    meta["load"] = [load0, _load()]
+    print(f"machine load (1-minute average) at start {load0:.1f}, at end {meta['load'][1]:.1f}, "
+          f"on {os.cpu_count()} CPUs" + (": other processes were competing, timings are noisy"
+                                         if max(meta["load"]) > 1.5 else ""))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"meta": meta, "workloads": out}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

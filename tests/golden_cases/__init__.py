@@ -1,0 +1,1 @@
+"""Golden parity cases: one module per area, each defining ``CASES: list[dict]``."""
