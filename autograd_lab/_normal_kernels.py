@@ -90,7 +90,7 @@ def _log256(x: np.ndarray, w: _Work, out: np.ndarray) -> None:
     np.multiply(eq1, _LOG_Q2, out=eq2)
     np.multiply(eq1, _LOG_Q1, out=eq1)
     m = mant.view(np.float32)
-    xm = out  # x - 1, then 2x - 1 where mant < sqrt(1/2) (both exact)
+    xm = out  # mant - 1, or 2 mant - 1 where mant < sqrt(1/2) (both exact)
     np.subtract(m, _F(1), out=xm)
     np.multiply(m, small, out=x)
     np.add(xm, x, out=xm)

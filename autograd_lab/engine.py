@@ -48,7 +48,7 @@ class Listener:
         """``node`` sends ``grad`` along ``node.next_functions[index]`` to ``next_node``."""
 
     def on_accumulate(self, tensor: Tensor, grad: np.ndarray, total: np.ndarray) -> None:
-        """``grad`` was added into ``tensor.grad`` (a leaf or a retained non-leaf), now ``total``."""
+        """``grad`` was added into ``tensor.grad`` (a leaf or retained non-leaf): now ``total``."""
 
     def on_free(self, node: Node, names: list[str]) -> None:
         """``node``'s saved tensors ``names`` were released (no ``retain_graph``)."""

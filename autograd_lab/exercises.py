@@ -17,10 +17,32 @@ import numpy as np
 
 from .tensor import Tensor
 
-__all__ = ["check_close", "check_equal", "check_grad", "check_raises", "check_true", "numerical_grad"]
+__all__ = [
+    "Feedback", "check_close", "check_equal", "check_grad", "check_raises", "check_true",
+    "numerical_grad",
+]
 
 
-def _report(name: str, ok: bool, detail: str = "", hint: str = "") -> bool:
+class Feedback:
+    """The result of a check: truthy when correct. It displays nothing in a notebook
+    (the printed line is the feedback), so a check can end a cell."""
+
+    __slots__ = ("ok",)
+
+    def __init__(self, ok: bool) -> None:
+        self.ok = ok
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __repr__(self) -> str:
+        return f"Feedback(ok={self.ok})"
+
+    def _ipython_display_(self) -> None:
+        pass
+
+
+def _report(name: str, ok: bool, detail: str = "", hint: str = "") -> Feedback:
     if ok:
         print(f"✅ {name}: correct!")
     else:
@@ -28,10 +50,11 @@ def _report(name: str, ok: bool, detail: str = "", hint: str = "") -> bool:
         if hint:
             msg += f"\n   Hint: {hint}"
         print(msg)
-    return ok
+    return Feedback(ok)
 
 
 def _missing(name: str, value: Any) -> bool:
+    """Report an unanswered exercise (the student copies leave ``...``)."""
     if value is Ellipsis or value is None:
         print(f"⏳ {name}: no answer yet -- replace the ... with your code and run the cell.")
         return True
@@ -45,10 +68,10 @@ def _array(x: Any) -> np.ndarray:
 
 
 def check_close(name: str, got: Any, expected: Any, *, rtol: float = 1e-5, atol: float = 1e-6,
-                hint: str = "") -> bool:
+                hint: str = "") -> Feedback:
     """``got`` (a tensor, array or number) equals ``expected`` up to float rounding."""
     if _missing(name, got):
-        return False
+        return Feedback(False)
     try:
         g, e = _array(got), _array(expected)
     except (TypeError, ValueError):
@@ -63,17 +86,17 @@ def check_close(name: str, got: Any, expected: Any, *, rtol: float = 1e-5, atol:
     return _report(name, False, f"expected {shown}; largest difference {worst:.4g}.", hint)
 
 
-def check_equal(name: str, got: Any, expected: Any, *, hint: str = "") -> bool:
+def check_equal(name: str, got: Any, expected: Any, *, hint: str = "") -> Feedback:
     """``got == expected`` for plain Python values (strings, bools, tuples, names)."""
     if _missing(name, got):
-        return False
+        return Feedback(False)
     return _report(name, got == expected, f"expected {expected!r}, got {got!r}.", hint)
 
 
-def check_true(name: str, condition: Any, *, hint: str = "") -> bool:
+def check_true(name: str, condition: Any, *, hint: str = "") -> Feedback:
     """A condition the answer must satisfy (``condition`` is the result of a test)."""
     if _missing(name, condition):
-        return False
+        return Feedback(False)
     return _report(name, bool(condition), "", hint)
 
 
@@ -106,17 +129,17 @@ def numerical_grad(fn: Callable[..., Any], inputs: list[Any], eps: float = 1e-6)
 
 
 def check_grad(name: str, fn: Callable[..., Any], inputs: list[Any], got: list[Any], *,
-               rtol: float = 1e-3, atol: float = 1e-4, hint: str = "") -> bool:
+               rtol: float = 1e-3, atol: float = 1e-4, hint: str = "") -> Feedback:
     """``got`` (one gradient per input) matches central differences of ``fn`` at ``inputs``."""
     if _missing(name, got):
-        return False
+        return Feedback(False)
     got = list(got) if isinstance(got, (list, tuple)) else [got]
     if len(got) != len(inputs):
         return _report(name, False, f"expected {len(inputs)} gradients, got {len(got)}.", hint)
     expected = numerical_grad(fn, inputs)
     for i, (g, e) in enumerate(zip(got, expected)):
         if _missing(name, g):
-            return False
+            return Feedback(False)
         ga = _array(g)
         if ga.shape != e.shape:
             return _report(name, False, f"gradient {i} should have shape {list(e.shape)}, got "
@@ -128,10 +151,10 @@ def check_grad(name: str, fn: Callable[..., Any], inputs: list[Any], got: list[A
 
 
 def check_raises(name: str, fn: Callable[[], Any], error: type[BaseException], *,
-                 match: str = "", hint: str = "") -> bool:
+                 match: str = "", hint: str = "") -> Feedback:
     """Calling ``fn()`` raises ``error`` (whose message contains ``match``)."""
     if _missing(name, fn):
-        return False
+        return Feedback(False)
     try:
         fn()
     except error as e:

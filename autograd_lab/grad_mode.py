@@ -54,10 +54,11 @@ class _GradModeContext:
 class _NoParamContext(_GradModeContext):
     """Also a decorator without parentheses: ``@no_grad`` as well as ``@no_grad()``."""
 
-    def __new__(cls, orig_func: Callable | None = None) -> Any:
-        if orig_func is None:
+    def __new__(cls, orig_func: Any = None) -> Any:
+        if not callable(orig_func):  # ``no_grad()``, or ``inference_mode(mode)``
             return super().__new__(cls)
         return cls()(orig_func)
+
 
     def __init__(self, orig_func: Callable | None = None) -> None:
         super().__init__()
@@ -111,6 +112,14 @@ class _Enter(_GradModeContext):
 class inference_mode(no_grad):  # noqa: N801
     """Like ``no_grad`` (this engine has no separate inference tensors)."""
 
+    def __new__(cls, mode: Any = True) -> Any:
+        if callable(mode):  # bare ``@inference_mode``
+            return cls()(mode)
+        return _GradModeContext.__new__(cls)
+
     def __init__(self, mode: bool = True) -> None:
-        super().__init__()
+        _GradModeContext.__init__(self)
         self._target = not mode
+
+    def clone(self) -> inference_mode:
+        return type(self)(not self._target)

@@ -19,7 +19,7 @@ Non-contiguous tensors are filled in memory order, the order torch's TensorItera
 
 from __future__ import annotations
 
-import secrets
+import os
 import warnings
 from typing import Any
 
@@ -67,7 +67,7 @@ class Generator:
 
     def seed(self) -> int:
         """Seed from the operating system's entropy and return that seed."""
-        s = secrets.randbits(64)
+        s = int.from_bytes(os.urandom(8), "little")
         self._mt.manual_seed(s)
         return s
 

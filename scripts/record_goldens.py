@@ -97,7 +97,8 @@ def main() -> None:
     try:
         import torch
     except ImportError:
-        raise SystemExit("record_goldens.py needs PyTorch 2.13 (e.g. /tmp/oracle/bin/python)")
+        raise SystemExit("record_goldens.py needs PyTorch 2.13 (e.g. /tmp/oracle/bin/python)") \
+            from None
     if not torch.__version__.startswith(REQUIRED):
         raise SystemExit(f"record_goldens.py needs torch {REQUIRED}x, found {torch.__version__}")
     sys.path.insert(0, str(TESTS))

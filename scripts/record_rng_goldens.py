@@ -28,7 +28,8 @@ bytes.  A call is a dict with an ``op``:
 ``warnings`` lists, per call, the warning messages torch gave (without its C++ "Triggered
 internally at" suffix).  A call marked ``digest`` stores the SHA-256 of its result's bytes
 and its first and last 32 values instead of the whole array.  Error cases hold one call and
-the exception's type name and message instead of outputs.
+the exception's type name and message instead of outputs.  ``kernel`` holds digests of
+torch's float32 normal kernel over every uniform it can see (see ``kernel_digests``).
 """
 
 from __future__ import annotations
@@ -376,6 +377,57 @@ def generator_cases() -> None:
     case("set_state_odd", 1, calls)
 
 
+def untemper(y: np.ndarray) -> np.ndarray:
+    """The mt19937 state words whose tempered outputs are ``y`` (uint32)."""
+    u32 = np.uint32
+    y = y.astype(u32)
+    y ^= y >> u32(18)
+    y ^= (y << u32(15)) & u32(0xEFC60000)
+    x = y.copy()
+    for _ in range(5):
+        x = y ^ ((x << u32(7)) & u32(0x9D2C5680))
+    y, x = x, x.copy()
+    for _ in range(3):
+        x = y ^ (x >> u32(11))
+    return x
+
+
+KERNEL_FEEDS = {  # second-half uniforms (k2) as a function of the first-half ones (k)
+    "k_k": lambda k: k,
+    "k_0": lambda k: np.zeros_like(k),
+    "k_mix": lambda k: ((k.astype(np.uint64) * 2654435761 + 12345) % (1 << 24)).astype(np.uint32),
+}
+
+
+def kernel_digests() -> list[dict[str, Any]]:
+    """torch.randn's 16-value block kernel on every float32 uniform it can be given.
+
+    Each block's first 8 uniforms are ``k / 2**24`` for consecutive ``k`` (all 2**24 of them
+    over the feed) and its last 8 are ``k2 / 2**24`` from ``KERNEL_FEEDS``.  The uniforms are fed
+    by loading states whose next 608 outputs are chosen words: ``left`` 624 and ``next`` 0 make
+    the engine read ``state[0:623]`` before it regenerates.
+    """
+    base = torch.get_rng_state().numpy().copy()
+    base[8:12] = np.array([624], np.int32).view(np.uint8)
+    base[16:24] = np.array([0], np.int64).view(np.uint8)
+    words = base[24:24 + 8 * 624].view(np.uint64)
+    k = np.arange(1 << 24, dtype=np.uint32)
+    feeds = []
+    for name, second in KERNEL_FEEDS.items():
+        raw = np.empty((1 << 21, 16), np.uint32)
+        raw[:, :8] = k.reshape(-1, 8)
+        raw[:, 8:] = second(k).reshape(-1, 8)
+        raw = untemper(raw.reshape(-1))
+        out = np.empty(raw.size, np.float32)
+        for start in range(0, raw.size, 608):  # 38 blocks a call; the last call has fewer
+            chunk = raw[start:start + 608]
+            words[:chunk.size] = chunk
+            torch.set_rng_state(torch.from_numpy(base))
+            out[start:start + chunk.size] = torch.randn(chunk.size).numpy()
+        feeds.append({"name": name, **digest(out)})
+    return feeds
+
+
 ERRORS: list[dict[str, Any]] = []
 
 
@@ -440,7 +492,7 @@ def main() -> None:
     generator_cases()
     error_cases()
     OUTPUT.write_text(json.dumps({"torch": torch.__version__, "cases": CASES,
-                                  "errors": ERRORS}, indent=0) + "\n")
+                                  "errors": ERRORS, "kernel": kernel_digests()}, indent=0) + "\n")
     print(f"wrote {len(CASES)} cases to {OUTPUT} ({OUTPUT.stat().st_size / 1e6:.2f} MB)")
 
 

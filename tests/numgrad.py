@@ -128,7 +128,8 @@ def assert_gradgrad(f: Fn, *arrays: np.ndarray, seed: int = 0, rtol: float = RTO
     if pairs:
         second = autograd.grad([g for g, _ in pairs], xs,
                                [torch.tensor(v) for _, v in pairs], allow_unused=True)
-        got = [np.zeros(np.shape(a)) if s is None else s.numpy() for s, a in zip(second, arrays)]
+        got = [np.zeros(np.shape(a)) if s is None else s.numpy(force=True)
+               for s, a in zip(second, arrays)]
 
     def h(vals: list[np.ndarray]) -> float:
         g1 = _first_grad(f, _leaves(vals), us, create_graph=False)

@@ -78,4 +78,6 @@ def test_generator_runs_on_the_series(tmp_path):
     assert "student notebooks" in r.stdout
     for path in tmp_path.glob("*.ipynb"):
         nb = json.loads(path.read_text())
-        assert all("### BEGIN SOLUTION" not in "".join(c["source"]) for c in nb["cells"])
+        code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+        assert all("### BEGIN SOLUTION" not in "".join(c["source"]) for c in code)
+        assert all(c["outputs"] == [] for c in code)

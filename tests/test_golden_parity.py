@@ -20,8 +20,9 @@ TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
 
-import autograd_lab  # noqa: E402
 from golden_support import compare, run_case  # noqa: E402
+
+import autograd_lab  # noqa: E402
 
 GOLDENS = TESTS / "goldens"
 FORMAT = "golden-cases-1"

@@ -157,7 +157,17 @@ def test_inference_mode() -> None:
     def f(x: torch.Tensor) -> torch.Tensor:
         return x * 2
 
-    assert not f(w).requires_grad
+    @torch.inference_mode
+    def g(x: torch.Tensor) -> torch.Tensor:
+        return x * 2
+
+    @torch.inference_mode(False)
+    def h(x: torch.Tensor) -> torch.Tensor:
+        return x * 2
+
+    assert not f(w).requires_grad and not g(w).requires_grad
+    with torch.no_grad():
+        assert h(w).requires_grad
 
 
 def test_autograd_namespace_aliases() -> None:

@@ -180,16 +180,29 @@ for _name, _fn in {
     "maximum_method": lambda a, b: a.maximum(b), "minimum_method": lambda a, b: a.minimum(b),
     "max_binary": torch.max, "min_binary": torch.min,
     "max_other": lambda a, b: torch.max(a, other=b),
-    "clamp_tensor_min": lambda a, b: torch.clamp(a, min=b),
-    "clamp_tensor_max": lambda a, b: torch.clamp(a, max=b),
     "where_compare": lambda a, b: torch.where(a > b, a * b, b - a),
 }.items():
     case(f"binary/{_name}", gradgrad=True)(_untied(_fn))
 
 
+def _clamp_bound(bound: str) -> Callable[[Any], Case]:
+    def build(draw: Any) -> Case:
+        sx, sb = draw(broadcastable_shapes())
+        sx = np.broadcast_shapes(sx, sb)  # the bound broadcasts to x (the output has x's shape)
+        x, b = draw(untied_pair(sx, sb))
+        return (lambda x, b: torch.clamp(x, **{bound: b})), [x, b]
+
+    return build
+
+
+case("binary/clamp_tensor_min", gradgrad=True)(_clamp_bound("min"))
+case("binary/clamp_tensor_max", gradgrad=True)(_clamp_bound("max"))
+
+
 @case("binary/clamp_tensor_both", gradgrad=True)
 def _clamp_tensor_both(draw: Any) -> Case:
     sx, slo, shi = draw(broadcastable_shapes(3))
+    sx = np.broadcast_shapes(sx, slo, shi)
     x = draw(grid(sx))
     lo, hi = draw(grid(slo, 0.25, -4, -1)), draw(grid(shi, 0.25, 0, 3))  # lo < 0 < hi
     fn = draw(st.sampled_from([lambda x, lo, hi: torch.clamp(x, lo, hi),
@@ -206,6 +219,14 @@ def _where_scalar(draw: Any) -> Case:
     if draw(st.booleans()):
         return (lambda x: torch.where(cond_t, x, 2.0)), [draw(arrays(sx))]
     return (lambda x: torch.where(cond_t, -1.0, x * 3)), [draw(arrays(sx))]
+
+
+@case("binary/where_method", gradgrad=True)
+def _where_method(draw: Any) -> Case:
+    sc, sa, sb = draw(broadcastable_shapes(3))
+    cond = np.array(draw(st.lists(st.booleans(), min_size=_numel(sc), max_size=_numel(sc))))
+    cond_t = torch.tensor(cond.reshape(sc).tolist(), dtype=torch.bool)
+    return (lambda a, b: a.where(cond_t, b)), [draw(arrays(sa)), draw(arrays(sb))]
 
 
 @case("binary/where_three", gradgrad=True)
@@ -253,7 +274,8 @@ REDUCTIONS: dict[str, Callable[[Any], Case]] = {
     "softmax_method": _reduce(lambda x, dim, k: x.softmax(dim), _any, False, False),
     "log_softmax": _reduce(lambda x, dim, k: torch.log_softmax(x, dim), _any, False, False),
     "log_softmax_method": _reduce(lambda x, dim, k: x.log_softmax(dim=dim), _any, False, False),
-    "norm_dim": _reduce(lambda x, dim, k: x.norm(dim=dim, keepdim=k), nonzero),
+    "norm_fn": _reduce(lambda x, dim, k: torch.norm(x, dim=dim, keepdim=k), nonzero, True, False),
+    "norm_dim": _reduce(lambda x, dim, k: x.norm(dim=dim, keepdim=k), nonzero, True, False),
 }
 for _name, _b in REDUCTIONS.items():
     case(f"reduce/{_name}", gradgrad=True)(_b)
@@ -451,7 +473,8 @@ def _unflatten(d: Any, s: tuple) -> Callable:
 
 def _permute(d: Any, s: tuple) -> Callable:
     perm = d(permutations(len(s)))
-    return d(st.sampled_from([lambda x: x.permute(*perm), lambda x: torch.permute(x, perm)]))
+    return d(st.sampled_from([lambda x: x.permute(*perm) if perm else x.permute(perm),
+                              lambda x: torch.permute(x, perm)]))
 
 
 def _transpose(d: Any, s: tuple) -> Callable:
@@ -481,7 +504,8 @@ def _expand(d: Any, s: tuple) -> Callable:
     lead = tuple(d(st.lists(st.integers(1, 3), max_size=2)))
     tgt = tuple(d(st.integers(1, 3)) if n == 1 else n for n in s)
     spec = lead + tuple(-1 if d(st.integers(0, 3)) == 0 else n for n in tgt)
-    return d(st.sampled_from([lambda x: x.expand(spec), lambda x: x.expand(*spec)]))
+    return d(st.sampled_from([lambda x: x.expand(spec),
+                              lambda x: x.expand(*spec) if spec else x.expand(spec)]))
 
 
 def _expand_as(d: Any, s: tuple) -> Callable:

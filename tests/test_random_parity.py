@@ -186,6 +186,40 @@ def test_errors_match_torch(err: dict[str, Any]) -> None:
     assert str(info.value) == err["message"]
 
 
+KERNEL: list[dict[str, Any]] = GOLDENS["kernel"]
+KERNEL_FEEDS = {  # as in scripts/record_rng_goldens.py
+    "k_k": lambda k: k,
+    "k_0": lambda k: np.zeros_like(k),
+    "k_mix": lambda k: ((k.astype(np.uint64) * 2654435761 + 12345) % (1 << 24)).astype(np.uint32),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("feed", KERNEL, ids=[f["name"] for f in KERNEL])
+def test_normal_kernel_on_every_float_uniform(feed: dict[str, Any]) -> None:
+    """The float32 block kernel on all 2**24 uniforms a float draw can give, against torch."""
+    from autograd_lab import _normal_kernels as K
+
+    sha = hashlib.sha256()
+    step = 1 << 18  # blocks per slice
+    out = np.empty((step, 16), np.float32)
+    first = last = None
+    for start in range(0, 1 << 24, 8 * step):
+        k = np.arange(start, start + 8 * step, dtype=np.uint32)
+        u = np.empty((step, 16), np.float32)
+        u[:, :8] = k.reshape(-1, 8).astype(np.float32) * np.float32(2.0 ** -24)
+        u[:, 8:] = KERNEL_FEEDS[feed["name"]](k).reshape(-1, 8).astype(np.float32) * np.float32(
+            2.0 ** -24)
+        K._fill_rows(u, out)
+        np.add(out, np.float32(0), out=out)  # randn's * 1 + 0
+        sha.update(out.tobytes())
+        first = out.reshape(-1)[:32].copy() if first is None else first
+        last = out.reshape(-1)[-32:].copy()
+    assert_same_bits(first, decode(feed["head"]), "head")
+    assert_same_bits(last, decode(feed["tail"]), "tail")
+    assert sha.hexdigest() == feed["sha256"]
+
+
 # ---- properties that need no golden ---------------------------------------------------------
 
 def test_seed_is_reproducible() -> None:

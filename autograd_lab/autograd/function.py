@@ -11,7 +11,6 @@ with one gradient per output and checks what comes back, as PyTorch does.
 from __future__ import annotations
 
 import functools
-import inspect
 import warnings
 from typing import Any, Callable
 
@@ -236,6 +235,8 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
         """Run ``forward`` and record one ``<Name>Backward`` node for the result."""
         setup = _is_overridden(cls, "setup_context")
         if setup:
+            import inspect  # here, not at module level: it is slow to import
+
             bound = inspect.signature(cls.forward).bind(*args, **kwargs)
             bound.apply_defaults()
             args, kwargs = bound.args, {}

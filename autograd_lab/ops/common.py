@@ -175,6 +175,9 @@ def sum_to(g: Any, shape: tuple) -> Any:
     if gshape == shape:
         return g
     lead = len(gshape) - len(shape)
+    if lead < 0:  # a value with extra leading 1s (``x[i] = v``): give g those dims first
+        gshape = (1,) * -lead + tuple(gshape)
+        g, lead = g.reshape(gshape), 0
     axes = tuple(range(lead)) + tuple(
         i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1
     )

@@ -212,8 +212,12 @@ def _assign(x: Tensor, np_key: Any, value: Any) -> None:
     except IndexError as e:
         raise IndexError(str(e).replace("axis", "dimension")) from None
     except ValueError:
-        _check_value_shape(value, np.shape(x._data[np_key]))
-        raise
+        slot = np.shape(x._data[np_key])
+        _check_value_shape(value, slot)
+        v = np.asarray(v)
+        while v.ndim > len(slot) and v.shape[0] == 1:  # torch drops the value's leading 1s
+            v = v[0]
+        x._data[np_key] = v
 
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
@@ -247,7 +251,8 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     _check_value_shape(value, view._data.shape)
     if isinstance(value, Tensor) and value._data.shape != view._data.shape:
         # torch views the value without its leading 1s, then expands it to the slots
-        from .movement import expand, view as view_as_shape
+        from .movement import expand
+        from .movement import view as view_as_shape
 
         shape = value._data.shape
         while len(shape) > len(view._data.shape) and shape[0] == 1:

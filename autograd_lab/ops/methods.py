@@ -15,7 +15,6 @@ from . import unary as U
 from .common import OperandTypeError
 
 
-
 def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """``to(dtype)``, ``to(device)``, ``to(other)``; a no-op when nothing changes."""
     dt = kwargs.get("dtype")

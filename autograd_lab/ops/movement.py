@@ -14,9 +14,9 @@ import numpy as np
 
 from .._dtype import bool_, int64, uint8
 from .._dtype import dtype as DType
+from .._messages import warn_once
 from ..tensor import _make
 from . import common as c
-from .._messages import warn_once
 from .common import Node, Tensor, make, node_for, norm_dims
 
 

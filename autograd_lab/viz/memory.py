@@ -80,9 +80,10 @@ class MemoryTrace:
     def plot(self, ax: Any = None, title: str | None = None) -> Any:
         """Draw the timeline on ``ax`` (a new figure when None); returns the Axes."""
         if ax is None:
+            import matplotlib.pyplot  # noqa: F401  (sets up inline display in a notebook)
             from matplotlib.figure import Figure
 
-            ax = Figure(figsize=(max(6.0, 0.28 * len(self.samples)), 3.6)).add_subplot()
+            ax = Figure(figsize=(min(14.0, max(6.0, 0.28 * len(self.samples))), 3.6)).add_subplot()
         xs = range(len(self.samples))
         ys = [v / 1024 for v in self.values]
         for phase, color in (("forward", "#dbe9f6"), ("backward", "#fde3c8")):
@@ -188,13 +189,14 @@ def memory_timeline(fn: Callable[[], Tensor], *, gradient: Tensor | None = None,
     Returns a matplotlib ``Figure`` (it displays inline in Jupyter). ``traces`` lets you
     pass two traces recorded already (default, retained).
     """
+    import matplotlib.pyplot  # noqa: F401  (in a notebook this sets up inline display of Figures)
     from matplotlib.figure import Figure
 
     if traces is None:
         traces = (trace_memory(fn, gradient=gradient),
                   trace_memory(fn, gradient=gradient, retain_graph=True))
     n = max(len(t.samples) for t in traces)
-    fig = Figure(figsize=(max(10.0, 0.5 * n), 4.6), layout="constrained")
+    fig = Figure(figsize=(min(16.0, max(10.0, 0.5 * n)), 4.6), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     for ax, trace in zip(axes, traces):
         trace.plot(ax)

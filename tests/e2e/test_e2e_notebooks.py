@@ -80,8 +80,23 @@ def course(tmp_path_factory, lab_env):
     return root
 
 
+# JupyterLab renders the best-ranked MIME type of an output (lower rank first).
+RANKED = (WIDGET, "text/html", "text/markdown", "text/latex", "image/svg+xml", "image/png",
+          "image/jpeg", "image/gif", "image/bmp", "image/webp", "application/javascript",
+          "text/plain")
+
+
+def shown_as(output: dict) -> str | None:
+    data = output.get("data", {})
+    return next((m for m in RANKED if m in data), None)
+
+
 def outputs_with(cell: dict, mime: str) -> list[dict]:
-    return [o for o in cell.get("outputs", []) if mime in o.get("data", {})]
+    """The outputs JupyterLab shows as ``mime`` (``image/*``: any raster image)."""
+    def match(m: str | None) -> bool:
+        return m == mime or (mime == "image/*" and m is not None and m.startswith("image/")
+                             and m != "image/svg+xml")
+    return [o for o in cell.get("outputs", []) if match(shown_as(o))]
 
 
 def saved_widget_models(nb: dict) -> set[str]:
@@ -119,13 +134,13 @@ def check_first_open(views: list[dict], nb: dict) -> dict[str, int]:
     for i, (cell, view) in enumerate(zip(nb["cells"], views)):
         if cell["cell_type"] != "code":
             continue
-        n_svg = sum(WIDGET not in o["data"] for o in outputs_with(cell, "image/svg+xml"))
+        n_svg = len(outputs_with(cell, "image/svg+xml"))
         assert len(view["svg"]) == n_svg and all(view["svg"]), \
             f"{describe(i, cell)}: {n_svg} saved SVG output(s), shown: {view['svg']}"
         assert not (n_svg and view["svgAsText"]), f"{describe(i, cell)}: SVG shown as text"
-        n_png = len(outputs_with(cell, "image/png"))
+        n_png = len(outputs_with(cell, "image/*"))
         assert len(view["png"]) == n_png and all(view["png"]), \
-            f"{describe(i, cell)}: {n_png} saved PNG output(s), shown: {view['png']}"
+            f"{describe(i, cell)}: {n_png} saved image output(s), shown: {view['png']}"
         counts["svg"] += n_svg
         counts["png"] += n_png
         for o, w in zip(outputs_with(cell, WIDGET), view["widgets"]):
@@ -160,19 +175,18 @@ def check_drawn(views: list[dict], ran: dict) -> dict[str, int]:
     for i, (cell, view) in enumerate(zip(ran["cells"], views)):
         if cell["cell_type"] != "code":
             continue
-        n_svg = sum(WIDGET not in o["data"] for o in outputs_with(cell, "image/svg+xml"))
+        n_svg = len(outputs_with(cell, "image/svg+xml"))
         assert len(view["svg"]) == n_svg and all(view["svg"]), \
             f"{describe(i, cell)}: {n_svg} SVG output(s), drawn: {view['svg']}"
-        n_png = sum(WIDGET not in o["data"] for o in outputs_with(cell, "image/png"))
+        n_png = len(outputs_with(cell, "image/*"))
         assert len(view["png"]) == n_png and all(view["png"]), \
-            f"{describe(i, cell)}: {n_png} PNG output(s), drawn: {view['png']}"
+            f"{describe(i, cell)}: {n_png} image output(s), drawn: {view['png']}"
         n_widgets = len(outputs_with(cell, WIDGET))
         assert len(view["widgets"]) == n_widgets, \
             f"{describe(i, cell)}: {n_widgets} widget output(s), {len(view['widgets'])} views"
         for w in view["widgets"]:
             assert w["ok"] and w["live"], f"{describe(i, cell)}: widget not rendered: {w['text']}"
-        html_svg = sum("<svg" in o["data"]["text/html"] for o in outputs_with(cell, "text/html")
-                       if WIDGET not in o["data"])
+        html_svg = sum("<svg" in o["data"]["text/html"] for o in outputs_with(cell, "text/html"))
         if html_svg or ("BackwardStepper(" in source(cell) and n_widgets):
             assert view["inlineSvg"] >= max(html_svg, 1), \
                 f"{describe(i, cell)}: its inline SVG graph is not drawn"
