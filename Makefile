@@ -2,7 +2,7 @@
 TORCH_PYTHON ?= python
 VENV_PY := .venv/bin/python
 
-.PHONY: setup lab test lint goldens bench figures
+.PHONY: setup lab test lint goldens bench figures student
 
 setup:
 	bash scripts/setup.sh
@@ -16,12 +16,20 @@ test:
 lint: setup
 	.venv/bin/ruff check .
 
-# Record reference values with real PyTorch; TORCH_PYTHON is an interpreter that has torch.
+# Record reference values with real PyTorch 2.13; TORCH_PYTHON is an interpreter that has it
+# (e.g. python -m venv /tmp/oracle && /tmp/oracle/bin/pip install torch==2.13.0 numpy).
 goldens:
 	$(TORCH_PYTHON) scripts/record_goldens.py
+	$(TORCH_PYTHON) scripts/record_printing_goldens.py
+	$(TORCH_PYTHON) scripts/record_optim_goldens.py
+	$(TORCH_PYTHON) scripts/record_rng_goldens.py
 
 bench: setup
 	$(VENV_PY) benchmarks/run.py
 
 figures: setup
 	$(VENV_PY) scripts/make_figures.py
+
+# Exercise copies of the notebooks with the answers removed (notebooks/student/, not tracked).
+student: setup
+	$(VENV_PY) scripts/make_student_notebooks.py

@@ -90,6 +90,7 @@ def _as_list(x: Any) -> list:
 
 
 def _root_edge(t: Tensor, i: int) -> tuple[Node, int]:
+    __tracebackhide__ = True  # hidden from IPython tracebacks
     if t.grad_fn is not None:
         return (t.grad_fn, t._output_nr)
     if t._rg and not t._nograd_view:
@@ -99,6 +100,7 @@ def _root_edge(t: Tensor, i: int) -> tuple[Node, int]:
 
 def _make_grads(outputs: list[Tensor], grads: list, create_graph: bool) -> list:
     """The gradient each root starts with (ones for a scalar), checked as torch does."""
+    __tracebackhide__ = True  # hidden from IPython tracebacks
     out = []
     for i, (t, g) in enumerate(zip(outputs, grads)):
         if g is None:
@@ -125,6 +127,7 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
              create_graph: bool = False, grad_variables: Any = None, inputs: Any = None,
              listener: Listener | None = None) -> None:
     """Accumulate gradients of ``tensors`` into the ``.grad`` of the leaves (or of ``inputs``)."""
+    __tracebackhide__ = True  # hidden from IPython tracebacks
     outs = _as_list(tensors)
     grads = _as_list(grad_tensors if grad_tensors is not None else grad_variables)
     _check_grad_types(grads)
@@ -156,6 +159,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
          is_grads_batched: bool = False, materialize_grads: bool = False,
          listener: Listener | None = None) -> tuple:
     """Return d(outputs)/d(inputs) without touching any ``.grad``."""
+    __tracebackhide__ = True  # hidden from IPython tracebacks
     outs = _as_list(outputs)
     ins = _as_list(inputs)
     grads = _as_list(grad_outputs) or [None] * len(outs)
@@ -243,6 +247,7 @@ def _needed(roots: list[tuple[Node, int]], deps: dict[Node, int], targets: set[N
 def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
          create_graph: bool, targets: list[Tensor] | None, accumulate: bool,
          listener: Listener | None = None) -> list:
+    __tracebackhide__ = True  # hidden from IPython tracebacks
     if listener is None and _listeners:
         listener = _listeners[-1]
     deps = _dependencies(roots)
@@ -295,6 +300,7 @@ def _run_node(node: Node, grads: list, retain_graph: bool, create_graph: bool,
               accumulate: bool, needed: set | None, target_nodes: set, capture: dict,
               captured: list, deps: dict, buffers: dict, heap: list, tie: Any,
               listener: Listener | None) -> None:
+    __tracebackhide__ = True  # hidden from IPython tracebacks
     if node._tensor_pre_hooks:
         grads = _tensor_hooks(node, grads)
     if node._retained:
@@ -366,6 +372,7 @@ def _unwrap(g: Any, create_graph: bool) -> Any:
 
 
 def _tensor_hooks(node: Node, grads: list) -> list:
+    __tracebackhide__ = True  # hidden from IPython tracebacks
     grads = list(grads)
     for nr, hooks in node._tensor_pre_hooks.items():
         if grads[nr] is None:
@@ -420,6 +427,7 @@ def _materialize(node: Node, grads: list) -> list:
 
 def _accumulate(var: Tensor, g: Any, create_graph: bool, listener: Listener | None) -> None:
     """``var.grad += g`` as AccumulateGrad does (a fresh tensor the first time)."""
+    __tracebackhide__ = True  # hidden from IPython tracebacks
     if isinstance(g, Tensor):
         if g.dtype is not var.dtype:
             g = g.to(var.dtype)

@@ -74,6 +74,7 @@ class SavedTensor:
 
     def unpack(self, node: Node, as_tensor: bool) -> Any:
         """The saved value (array or Tensor); raises torch's error if it was modified."""
+        __tracebackhide__ = True  # hidden from IPython tracebacks
         if self.packed is not None:
             t = self.unpack_hook(self.packed)
             return t if as_tensor else t._data
@@ -90,6 +91,7 @@ class SavedTensor:
         return out
 
     def _raise_modified(self) -> None:
+        __tracebackhide__ = True  # hidden from IPython tracebacks
         if self.tensor is not None:
             t = self.tensor
             fn = t.grad_fn
@@ -155,6 +157,7 @@ class Node:
 
     def saved(self, name: str) -> Any:
         """Unpack one saved value: an array in plain backward, a Tensor under create_graph."""
+        __tracebackhide__ = True  # hidden from IPython tracebacks
         v = self._saved[name]
         if type(v) is SavedTensor:
             return v.unpack(self, STATE.enabled)
@@ -218,6 +221,7 @@ class Node:
 
     def apply(self, grads: list) -> tuple:
         """Gradients for ``next_functions`` from the gradients of this node's outputs."""
+        __tracebackhide__ = True  # hidden from IPython tracebacks
         out = self.backward(*grads)
         return out if type(out) is tuple else (out,)
 

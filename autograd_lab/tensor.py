@@ -155,6 +155,7 @@ class Tensor:
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
         """Accumulate d(self)/d(leaf) into every leaf's ``.grad``."""
+        __tracebackhide__ = True  # hidden from IPython tracebacks
         from .engine import backward
 
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)

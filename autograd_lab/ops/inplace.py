@@ -20,6 +20,7 @@ from .movement import getitem
 
 def check_inplace(t: Tensor) -> None:
     """torch refuses in-place changes to a leaf that requires grad (or a view of one)."""
+    __tracebackhide__ = True  # hidden from IPython tracebacks
     if not STATE.enabled:
         return
     custom = t.__dict__.get("_custom_fn_view")  # a view returned by an autograd.Function
@@ -74,6 +75,7 @@ def _save_original(node: Node | None, t: Tensor) -> None:
 
 def apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
     """Run ``compute(t)`` out of place, write the result into ``t``, rebase its history."""
+    __tracebackhide__ = True  # hidden from IPython tracebacks
     check_inplace(t)
     if not (STATE.enabled and needs_grad(t, *others)):
         res = compute(t.detach())
@@ -221,6 +223,7 @@ def _assign(x: Tensor, np_key: Any, value: Any) -> None:
 
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
+    __tracebackhide__ = True  # hidden from IPython tracebacks
     from .movement import _is_advanced, _np_key
 
     keys = key if isinstance(key, tuple) else (key,)

@@ -389,3 +389,171 @@ def clamp_max(x: Tensor, max: float) -> Tensor:  # noqa: A002
 
 def square(x: Tensor) -> Tensor:
     return pow_scalar(x, 2)
+
+
+# ---- more elementwise functions ---------------------------------------------------------------
+
+def _call(x: Any, name: str, np_fn: Any) -> Any:
+    """``x.<name>()`` on a Tensor (create_graph), ``np_fn(x)`` on an array."""
+    return getattr(x, name)() if isinstance(x, Tensor) else np_fn(x)
+
+
+_LN2, _LN10 = 0.6931471805599453, 2.302585092994046
+
+
+class Exp2Backward0(Node):
+    """y = 2^x;  dx = g * y * ln 2"""
+
+    saved_names = ("result",)
+
+    def backward(self, g: Any) -> Any:
+        return g * (self.saved("result") * _LN2)
+
+
+def exp2(x: Tensor) -> Tensor:
+    return _float_op(Exp2Backward0, np.exp2, x, "exp2", "result")
+
+
+class Log10Backward0(Node):
+    """y = log10(x);  dx = g / (x ln 10)"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        return g / (self.saved("self") * _LN10)
+
+
+def log10(x: Tensor) -> Tensor:
+    return _float_op(Log10Backward0, np.log10, x, "log10", "self")
+
+
+class SinhBackward0(Node):
+    """y = sinh(x);  dx = g * cosh(x)"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        return g * _call(self.saved("self"), "cosh", np.cosh)
+
+
+def sinh(x: Tensor) -> Tensor:
+    return _float_op(SinhBackward0, np.sinh, x, "sinh", "self")
+
+
+class CoshBackward0(Node):
+    """y = cosh(x);  dx = g * sinh(x)"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        return g * _call(self.saved("self"), "sinh", np.sinh)
+
+
+def cosh(x: Tensor) -> Tensor:
+    return _float_op(CoshBackward0, np.cosh, x, "cosh", "self")
+
+
+class AsinBackward0(Node):
+    """y = asin(x);  dx = g / sqrt(1 - x^2)"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        x = self.saved("self")
+        return g * _call(-x * x + 1, "rsqrt", lambda a: 1 / np.sqrt(a))
+
+
+def asin(x: Tensor) -> Tensor:
+    return _float_op(AsinBackward0, np.arcsin, x, "asin", "self")
+
+
+class AcosBackward0(Node):
+    """y = acos(x);  dx = -g / sqrt(1 - x^2)"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        x = self.saved("self")
+        return g * -_call(-x * x + 1, "rsqrt", lambda a: 1 / np.sqrt(a))
+
+
+def acos(x: Tensor) -> Tensor:
+    return _float_op(AcosBackward0, np.arccos, x, "acos", "self")
+
+
+class AtanBackward0(Node):
+    """y = atan(x);  dx = g / (1 + x^2)"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        x = self.saved("self")
+        return g / (x * x + 1)
+
+
+def atan(x: Tensor) -> Tensor:
+    return _float_op(AtanBackward0, np.arctan, x, "atan", "self")
+
+
+# ---- rounding: step functions, zero gradient --------------------------------------------------
+
+class FloorBackward0(Node):
+    """y = floor(x);  dx = 0"""
+
+    def backward(self, g: Any) -> Any:
+        return c.zeros_like_data(g)
+
+
+class CeilBackward0(FloorBackward0):
+    """y = ceil(x);  dx = 0"""
+
+
+class RoundBackward0(FloorBackward0):
+    """y = round(x) (half to even);  dx = 0"""
+
+
+class RoundBackward1(FloorBackward0):
+    """y = round(x, decimals);  dx = 0"""
+
+    saved_names = ("decimals",)
+
+
+class TruncBackward0(FloorBackward0):
+    """y = trunc(x);  dx = 0"""
+
+
+def _rounding(cls: type[Node], fn: Any, x: Tensor, name: str) -> Tensor:
+    data = unary_data(x, name)
+    if x.dtype._cat < 2:  # integers are already whole: a copy, as torch
+        if x.dtype._cat == 0:
+            raise NotImplementedError(f'"{name}_vml_cpu" not implemented for \'Bool\'')
+        return make(data.copy(), x.dtype, None)
+    return make(fn(data), x.dtype, node_for(cls, x))
+
+
+def floor(x: Tensor) -> Tensor:
+    return _rounding(FloorBackward0, np.floor, x, "floor")
+
+
+def ceil(x: Tensor) -> Tensor:
+    return _rounding(CeilBackward0, np.ceil, x, "ceil")
+
+
+def trunc(x: Tensor) -> Tensor:
+    return _rounding(TruncBackward0, np.trunc, x, "trunc")
+
+
+def round(x: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
+    if decimals == 0:
+        return _rounding(RoundBackward0, np.rint, x, "round")
+    if x.dtype._cat < 2:
+        from .reduce import _scalar_name
+
+        raise NotImplementedError(f"\"round_cpu\" not implemented for '{_scalar_name(x.dtype)}'")
+    ten = x.dtype.np.type(10.0) ** abs(decimals)
+    data = unary_data(x, "round")
+    out = np.rint(data * ten) / ten if decimals > 0 else np.rint(data / ten) * ten
+    node = node_for(RoundBackward1, x)
+    if node is not None:
+        node._saved["decimals"] = decimals
+    return make(out, x.dtype, node)

@@ -212,9 +212,9 @@ def screenshot_notebook(page, name: str) -> None:
 
 
 @pytest.mark.parametrize("notebook", course_notebooks(), ids=lambda p: p.stem)
-def test_notebook_in_jupyterlab(notebook, lab, page, record_property):
+def test_notebook_in_jupyterlab(notebook, course, lab, page, record_property):
     rel = f"notebooks/{notebook.name}"
-    saved = read_notebook(notebook)
+    saved = read_notebook(course / rel)  # the copy JupyterLab serves
 
     open_notebook(page, lab, rel)
     first = cell_views(page, saved)
