@@ -21,6 +21,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from contextlib import contextmanager
+from sys import getrefcount
 from typing import Any, Iterator
 
 import numpy as np
@@ -425,6 +426,11 @@ def _materialize(node: Node, grads: list) -> list:
     return out
 
 
+# References to a gradient array that only the engine holds, as seen from _accumulate:
+# the input buffer, the argument, and getrefcount's own.
+_ONLY_OURS = 3
+
+
 def _accumulate(var: Tensor, g: Any, create_graph: bool, listener: Listener | None) -> None:
     """``var.grad += g`` as AccumulateGrad does (a fresh tensor the first time)."""
     __tracebackhide__ = True  # hidden from IPython tracebacks
@@ -448,7 +454,11 @@ def _accumulate(var: Tensor, g: Any, create_graph: bool, listener: Listener | No
             var._grad._vc[0] += 1
     else:
         if var._grad is None:
-            var._grad = _make(np.array(g, dtype=var.dtype.np, copy=True), var.dtype, None)
+            if not (type(g) is np.ndarray and g.base is None and g.dtype == var.dtype.np
+                    and g.flags.writeable and getrefcount(g) <= _ONLY_OURS):
+                g = np.array(g, dtype=var.dtype.np, copy=True)
+            # else nothing else holds this fresh buffer: keep it, as torch's AccumulateGrad does
+            var._grad = _make(g, var.dtype, None)
         elif create_graph or var._grad._rg:
             var._grad = var._grad + _wrap_grad(g)
         else:
