@@ -40,6 +40,12 @@ from .ops import (
     var, where,
 )
 from .ops import bitwise_and, bitwise_not, bitwise_or, bitwise_xor, norm, rsub
+from .ops import (
+    acos, argsort, asin, atan, broadcast_to, ceil, cosh, count_nonzero, cumsum, diag, diagonal,
+    exp2, floor, gather, hstack, index_select, isfinite, isinf, isnan, log10, logical_and,
+    logical_or, logical_xor, masked_fill, nonzero, repeat_interleave, round, scatter,
+    scatter_add, sinh, sort, tile, topk, tril, triu, trunc, vstack,
+)
 from .ops.methods import _all as all, _any as any  # noqa: A004
 
 from .factories import (
@@ -51,7 +57,17 @@ from .random import (
     rand, rand_like, randint, randn, randn_like, randperm, seed, set_rng_state,
 )
 from . import autograd  # noqa: E402
-from . import nn, optim  # noqa: E402
+
+# Imported on first use (``torch.nn.Linear`` works as usual): keeps ``import`` fast.
+_LAZY_MODULES = ("nn", "optim", "data", "exercises", "viz")
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY_MODULES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'autograd_lab' has no attribute '{name}'")
 
 float = float32  # noqa: A001
 double = float64
@@ -65,6 +81,8 @@ subtract = sub
 multiply = mul
 divide = true_divide = div
 absolute = abs
+arcsin, arccos, arctan, fix = asin, acos, atan, trunc
+row_stack = vstack
 swapaxes = transpose
 __version__ = "2.13.0+autograd_lab"
 

@@ -4,12 +4,26 @@ from __future__ import annotations
 
 from ..engine import backward, grad
 from ..grad_mode import enable_grad, no_grad, set_grad_enabled
-from . import function, functional, graph
-from .function import Function
-from .gradcheck import gradcheck, gradgradcheck
+from . import graph
+from .gradcheck import gradcheck, gradgradcheck  # eager: the function shadows its module's name
 
 __all__ = ["Function", "backward", "enable_grad", "function", "functional", "grad",
            "gradcheck", "gradgradcheck", "graph", "no_grad", "set_grad_enabled"]
+
+
+# Imported on first use: keeps ``import autograd_lab`` fast.
+_LAZY = {"Function": ("function", "Function"), "function": ("function", None),
+         "functional": ("functional", None)}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        module, attr = _LAZY[name]
+        mod = importlib.import_module(f".{module}", __name__)
+        return mod if attr is None else getattr(mod, attr)
+    raise AttributeError(f"module 'autograd_lab.autograd' has no attribute '{name}'")
 
 
 def set_detect_anomaly(mode: bool, check_nan: bool = True) -> None:
