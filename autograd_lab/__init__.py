@@ -42,7 +42,7 @@ from .ops import (
 from .ops import bitwise_and, bitwise_not, bitwise_or, bitwise_xor, norm, rsub
 from .ops import (
     acos, argsort, asin, atan, broadcast_to, ceil, cosh, count_nonzero, cumsum, diag, diagonal,
-    exp2, floor, gather, hstack, index_select, isfinite, isinf, isnan, log10, logical_and,
+    erf, exp2, floor, gather, hstack, index_select, isfinite, isinf, isnan, log10, logical_and,
     logical_or, logical_xor, masked_fill, nonzero, repeat_interleave, round, scatter,
     scatter_add, sinh, sort, tile, topk, tril, triu, trunc, vstack,
 )

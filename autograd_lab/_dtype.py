@@ -46,6 +46,7 @@ float32 = dtype("float32", np.float32, 2, "FloatTensor")
 float64 = dtype("float64", np.float64, 2, "DoubleTensor")
 
 ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+dtype.__module__ = "torch"  # ``type(torch.float32)`` prints ``<class 'torch.dtype'>``
 _FROM_NP = {d.np: d for d in ALL}
 
 _default = [float32]

@@ -1,12 +1,16 @@
 """Exact fused multiply-add on numpy arrays: ``round(a * b + c)`` with a single rounding.
 
 torch's CPU kernels are compiled with FMA contraction, so ``x * s + m`` there is rounded once.
-numpy has no fma ufunc, so it is built here from error-free transformations:
+numpy has no fma ufunc, so it is built here from exact float64 arithmetic:
 
-* float32: a product of two float32 is exact in float64; the float64 sum is then rounded *to
-  odd* (an inexact result gets its last bit forced to 1) before the cast to float32.  Rounding
-  to odd in a format with at least 2p + 2 bits and then to nearest in p bits equals one
-  rounding to nearest (53 >= 2 * 24 + 2), so the result is exact.
+* float32: a product of two float32 is exact in float64, so ``s = a * b + c`` in float64 is
+  the exact value ``v`` rounded once, and casting ``s`` to float32 rounds ``v`` correctly --
+  unless ``s`` landed exactly on a point halfway between two float32 numbers (then the first
+  rounding may have created a tie that ``v`` was not), or ``s`` is in float32's subnormal
+  range (where the spacing of float32 is not relative).  Those few elements are redone by
+  rounding the float64 sum *to odd* (an inexact result gets its last bit forced to 1) before
+  the cast: rounding to odd in a format with at least 2p + 2 bits and then to nearest in p
+  bits equals one rounding to nearest (53 >= 2 * 24 + 2).
 * float64: Boldo and Melquiond's emulation -- exact product and sum by Veltkamp/Dekker and
   Knuth's TwoSum, the two low parts added with rounding to odd, one final rounding to nearest.
 """
@@ -17,6 +21,9 @@ import numpy as np
 
 _ONE = np.uint64(1)
 _SPLIT = 134217729.0  # 2**27 + 1, Veltkamp's splitter for binary64
+_LOW29 = np.uint64((1 << 29) - 1)  # float64 bits below float32's last mantissa bit
+_HALF29 = np.uint64(1 << 28)  # ... holding exactly half a float32 unit: a float32 midpoint
+_TINY32 = 2.0 ** -126  # smallest normal float32
 
 
 def _to_odd(s: np.ndarray, err: np.ndarray) -> np.ndarray:
@@ -50,12 +57,36 @@ def _two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
+def double_rounding_risk(s: np.ndarray) -> np.ndarray:
+    """Where casting the float64 ``s`` (contiguous) to float32 may not round the exact value.
+
+    ``s`` is the exact value rounded to float64.  The cast rounds that correctly unless ``s``
+    is a float32 midpoint (its 29 bits below float32 precision are ``1000...0``) or lies in
+    float32's subnormal range.
+    """
+    bits = s.reshape(-1).view(np.uint64)
+    risk = (bits & _LOW29) == _HALF29
+    small = np.abs(s.reshape(-1)) < _TINY32
+    small &= s.reshape(-1) != 0  # an exact zero sum is exact
+    risk |= small
+    return risk
+
+
 def fma32(a: np.ndarray | float, b: np.ndarray | float, c: np.ndarray | float) -> np.ndarray:
     """float32 ``a * b + c`` rounded once (operands are float32 values)."""
-    a, b, c = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b, c))
-    p = a * b  # exact: 24 + 24 bits
-    s, err = _two_sum(p, np.broadcast_to(c, p.shape))
-    return _to_odd(np.asarray(s), np.asarray(err)).astype(np.float32)
+    a64, b64 = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b))
+    c32 = np.asarray(c, np.float32)
+    s = a64 * b64  # exact: 24 + 24 bits
+    s = s + c32.astype(np.float64)
+    out = s.astype(np.float32)
+    risk = double_rounding_risk(s)
+    if risk.any():
+        idx = np.flatnonzero(risk)
+        pick = [np.broadcast_to(v, s.shape).reshape(-1)[idx] for v in (a64, b64, c32)]
+        p = pick[0] * pick[1]
+        t, err = _two_sum(p, pick[2].astype(np.float64))
+        out.reshape(-1)[idx] = _to_odd(t, err).astype(np.float32)
+    return out
 
 
 def fma64(a: np.ndarray | float, b: np.ndarray | float, c: np.ndarray | float) -> np.ndarray:

@@ -2,234 +2,319 @@
 
 ``normal_`` on a contiguous tensor of 16 or more elements first fills it with uniforms, then
 turns each block of 16 into normals by Box-Muller: ``u1 = 1 - data[0:8]``, ``u2 = data[8:16]``,
-``data[0:8] = sqrt(-2 log u1) cos(2 pi u2)``, ``data[8:16] = sqrt(-2 log u1) sin(2 pi u2)``;
-when the size is not a multiple of 16 the last 16 values are drawn again and redone.
+``data[0:8] = sqrt(-2 log u1) cos(2 pi u2)``, ``data[8:16] = sqrt(-2 log u1) sin(2 pi u2)``,
+each then ``* std + mean`` fused; when the size is not a multiple of 16 the last 16 values are
+drawn again and redone.
 
 * float32 goes through ``normal_fill_16_AVX2`` (used on AVX2 and AVX-512 machines): the cephes
   ``log256_ps``/``sincos256_ps`` of ``avx_mathfun.h`` in float32, where the compiler fused a
   multiply into the add that follows it -- every Horner step, ``y * z + e * q1`` in the log
   (the ``y * z`` product fused), the last argument-reduction step ``x + y * DP3``, the cosine's
-  ``y * z - z / 2`` and the sine's ``y * x + x``.  :func:`fill_f32` evaluates each fused step
-  in float64 and rounds once to float32: for every one of the 2**24 uniforms a float32 draw can
-  take, that float64 sum is exact, so the single rounding is the FMA's (checked exhaustively
-  against torch).
+  ``y * z - z / 2`` and the sine's ``y * x + x``.  Each fused step is evaluated in float64,
+  where it is exact, and rounded once to float32 (see :func:`_log` and :func:`_sincos` for the
+  cheaper roundings used where they are exact).  Every claim of exactness below is checked by
+  the test suite against torch on all 2**24 uniforms a float32 draw can give.
 * float64 goes through ``normal_fill`` with the C library's ``log``/``cos``/``sin``.
 * Smaller or non-contiguous tensors take one double-precision Box-Muller pair per two values
   (``sqrt(-2 log1p(-u2))``, ``2 pi u1``), the second value cached in the generator.
+
+The float32 kernel runs over batches of a few thousand blocks, so that its ~100 numpy passes
+work on arrays that stay in the CPU cache.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ._fma import fma64
+from ._fma import double_rounding_risk, fma32, fma64
 
-_F = np.float32
+_F, _D, _I = np.float32, np.float64, np.int32
 _LOG_P = [_F(v) for v in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1,
                           1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1,
                           3.3333331174e-1)]
-_LOG_Q1 = _F(-2.12194440e-4)
-_LOG_Q2 = _F(0.693359375)
+_LOG_P64 = [_D(p) for p in _LOG_P]
+_LOG_Q1, _LOG_Q2 = _F(-2.12194440e-4), _F(0.693359375)
+_M2_Q1, _M2_Q2 = _F(-2) * _LOG_Q1, _F(-2) * _LOG_Q2
 _SQRTHF_BITS = int(np.array(0.707106781186547524, np.float32).view(np.int32))
-_DP1, _DP2, _DP3 = _F(-0.78515625), _F(-2.4187564849853515625e-4), _F(-3.77489497744594108e-8)
+_DP = [_F(-0.78515625), _F(-2.4187564849853515625e-4), _F(-3.77489497744594108e-8)]
 _SIN_P = [_F(v) for v in (-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)]
 _COS_P = [_F(v) for v in (2.443315711809948e-005, -1.388731625493765e-003,
                           4.166664568298827e-002)]
 _FOPI = _F(1.27323954473516)  # 4 / pi
 _TWO_PI = _F(2.0 * math.pi)
-_CHUNK = 16384  # Box-Muller pairs per batch: keeps the temporaries in cache
-_PARALLEL_ROWS = 8192  # blocks of 16 per batch handed to a thread
+
+# -- constants of the float32 kernel in the forms the numpy passes use -------------------------
+_MASK24 = _I((1 << 24) - 1)
+# (r | 0xff000000) as int32 is (r & 0xffffff) - 2**24 = -N, with u1 = 1 - k / 2**24 = N / 2**24.
+_HIGH8 = _I(-(1 << 24))
+# bits(u1) = bits(float(-N)) - sign bit - 24 exponent steps; cephes' ix is bits(u1) - SQRTHF
+# (int32 arithmetic wraps).
+_IX_OFFSET = np.array((1 << 31) + (24 << 23) + _SQRTHF_BITS, np.uint32).view(_I)[()]
+_MANT, _SQRTHF, _I23, _I1, _I2, _I30, _I31 = (_I(v) for v in (
+    0x7FFFFF, _SQRTHF_BITS, 23, 1, 2, 30, 31))
+_ONE, _HALF, _MINUS_TWO = _F(1), _F(0.5), _F(-2)
+_THETA_SCALE = _F(_TWO_PI * _F(2.0 ** -24))  # 2 pi (k / 2**24) rounded once = k * this, rounded
+# x - j pi/4 in three parts (j = 2k): the first two products and sums are exact, so the whole
+# reduction is one float64 sum rounded once -- the fused last step.
+_DSUM = _D(2 * sum(float(d) for d in _DP))
+# Rounding a float64 to float32 precision in place on its bits: add half a float32 unit and
+# drop the bits below.  That rounds ties away from zero instead of to even, which changes no
+# result in the steps it is used for (exhaustively checked).
+_ROUND_ADD, _ROUND_MASK = np.int64(1 << 28), np.int64(~((1 << 29) - 1))
 
 
-class _Work:
-    """Scratch arrays for one batch, so every numpy call writes into memory it already has."""
+# The first two steps of each trigonometric polynomial keep their results in one binade
+# [2**b, 2**(b + 1)); there, with M = 1.5 * 2**(b + 29), (v + M) - M in float64 rounds v to
+# float32's precision, ties to even, as one float32 FMA would.
+_M_C1, _M_C2, _M_S1, _M_S2 = (_D(1.5 * 2.0 ** (b + 29)) for b in (-10, -5, -7, -3))
+_PM_C1, _PM_C2 = _D(_COS_P[1]) + _M_C1, _D(_COS_P[2]) + _M_C2
+_PM_S1, _PM_S2 = _D(_SIN_P[1]) + _M_S1, _D(_SIN_P[2]) + _M_S2
+_C_P0, _S_P0, _MINUS_HALF = _D(_COS_P[0]), _D(_SIN_P[0]), _D(-0.5)
+_V32 = np.dtype("V32")  # 8 float32: half a block, moved as one item
+_BATCH_ROWS = 2048  # blocks of 16 per batch
+
+
+class _Scratch:
+    """Work arrays for ``n`` log/sincos lanes, so that every numpy call writes into memory it
+    already has."""
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.f64 = [np.empty(n) for _ in range(4)]
-        self.f32 = [np.empty(n, np.float32) for _ in range(12)]
-        self.i32 = [np.empty(n, np.int32) for _ in range(5)]
-        self.b = np.empty(n, np.bool_)
-
-    def view(self, k: int) -> _Work:
-        """The same buffers cut to the first ``k`` elements."""
-        w = object.__new__(_Work)
-        w.n, w.f64, w.f32 = k, [a[:k] for a in self.f64], [a[:k] for a in self.f32]
-        w.i32, w.b = [a[:k] for a in self.i32], self.b[:k]
-        return w
-
-    def fma(self, y: np.ndarray, b: np.ndarray | np.float32, c: np.ndarray | float) -> None:
-        """``y = fma(y, b, c)`` in float32 (float64 ``b``/``c`` arrays hold float32 values).
-
-        For every input this kernel sees, ``y * b + c`` is exact in float64, so casting the
-        float64 result to float32 is the fused operation's single rounding.
-        """
-        buf = self.f64[0]
-        np.copyto(buf, y)
-        np.multiply(buf, b, out=buf)
-        np.add(buf, c, out=y, casting="unsafe")
+        self.d = [np.empty(n, _D) for _ in range(4)]
+        self.f = [np.empty(n, _F) for _ in range(7)]
+        self.i = [np.empty(n, _I) for _ in range(3)]
+        self.draws = np.empty((2, n // 8, 8), np.uint32)  # de-interleaved u1 and u2 draws
+        self.normals = np.empty((2, n), _F)  # cos and sin halves
 
 
-def _log256(x: np.ndarray, w: _Work, out: np.ndarray) -> None:
-    """``out = log256_ps(x)`` for x in [2**-24, 1] (x is clobbered)."""
-    bits = x.view(np.int32)
-    mant, e_i = w.i32[0], w.i32[1]
-    small = w.b
-    np.bitwise_and(bits, 0x007FFFFF, out=mant)
-    np.bitwise_or(mant, 0x3F000000, out=mant)  # x = mant * 2**e with mant in [0.5, 1)
-    np.less(mant, _SQRTHF_BITS, out=small)
-    np.right_shift(bits, 23, out=e_i)
-    np.subtract(e_i, small, out=e_i)
-    eq1, eq2, z = w.f32[0], w.f32[1], w.f32[2]
-    np.subtract(e_i, 126, out=eq1, casting="unsafe")  # e, as float
-    np.multiply(eq1, _LOG_Q2, out=eq2)
-    np.multiply(eq1, _LOG_Q1, out=eq1)
-    m = mant.view(np.float32)
-    xm = out  # mant - 1, or 2 mant - 1 where mant < sqrt(1/2) (both exact)
-    np.subtract(m, _F(1), out=xm)
-    np.multiply(m, small, out=x)
-    np.add(xm, x, out=xm)
-    np.multiply(xm, xm, out=z)
-    x64, y = w.f64[1], w.f32[3]
-    np.copyto(x64, xm)
-    buf = w.f64[0]
-    np.multiply(x64, _LOG_P[0], out=buf)
-    np.add(buf, _LOG_P[1], out=y, casting="unsafe")
-    for p in _LOG_P[2:]:
-        w.fma(y, x64, p)
-    np.multiply(y, xm, out=y)
-    z64, eq1_64 = w.f64[2], w.f64[3]
-    np.copyto(z64, z)
-    np.copyto(eq1_64, eq1)
-    w.fma(y, z64, eq1_64)
-    np.multiply(z, _F(0.5), out=z)
-    np.subtract(y, z, out=y)
-    np.add(xm, y, out=out)
-    np.add(out, eq2, out=out)
+def _minus_two_log(k: np.ndarray, s: _Scratch) -> np.ndarray:
+    """``-2 * log256_ps(1 - (k & 0xffffff) / 2**24)`` for uint32 draws ``k`` (clobbered).
+
+    The steps after the polynomial run on values scaled by -2 (exact, and rounding commutes
+    with it), which folds the final ``* -2`` into constants.  Only the sign of a zero
+    result differs: ``+0`` where torch has ``-0``.
+    """
+    mul, add, sub, cp = np.multiply, np.add, np.subtract, np.copyto
+    f0, f1, f2, f3 = s.f[:4]
+    i0, i1 = s.i[:2]
+    x64, z64, buf, e64 = s.d
+    bits = buf.view(np.int64)
+    i = k.view(_I)
+    np.bitwise_or(i, _HIGH8, i)
+    cp(f0, i, "unsafe")  # -N exactly
+    sub(f0.view(_I), _IX_OFFSET, i0)  # cephes: u1 = m * 2**e, m in [sqrt(1/2), sqrt(2))
+    np.right_shift(i0, _I23, i1)  # e
+    np.bitwise_and(i0, _MANT, i0)
+    add(i0, _SQRTHF, i0)  # bits of m
+    x, ef, z, y = f0, f1, f2, f3
+    sub(i0.view(_F), _ONE, x)  # x = m - 1, exact
+    cp(ef, i1, "unsafe")
+    mul(x, x, z)
+    cp(x64, x)
+    cp(z64, z)
+    mul(ef, _M2_Q1, y)
+    cp(e64, y)  # -2 * e * q1, rounded
+    mul(ef, _M2_Q2, ef)  # -2 * e * q2, exact
+    # Horner steps y = fma(y, x, p): exact in float64, then rounded on the bits (ties away
+    # from zero; no result changes) -- except the last, which has ties that matter.
+    mul(x64, _LOG_P64[0], buf)
+    add(buf, _LOG_P64[1], buf)
+    add(bits, _ROUND_ADD, bits)
+    np.bitwise_and(bits, _ROUND_MASK, bits)
+    for p in _LOG_P64[2:-1]:
+        mul(buf, x64, buf)
+        add(buf, p, buf)
+        add(bits, _ROUND_ADD, bits)
+        np.bitwise_and(bits, _ROUND_MASK, bits)
+    mul(buf, x64, buf)
+    add(buf, _LOG_P64[-1], buf)
+    cp(y, buf)
+    mul(x, _MINUS_TWO, x)  # from here on, values times -2
+    mul(y, x, y)  # y * x
+    cp(buf, y)
+    mul(buf, z64, buf)
+    add(buf, e64, buf)
+    cp(y, buf)  # fma(y, z, e * q1)
+    add(y, z, y)  # y - z / 2
+    add(y, x, y)  # x + y
+    add(y, ef, y)  # + e * q2
+    return y
 
 
-def _sincos256(x: np.ndarray, w: _Work, sin: np.ndarray, cos: np.ndarray) -> None:
-    """``sincos256_ps`` for x in [0, 2 pi) (x is clobbered)."""
-    j, t1, t2 = w.i32[2], w.i32[3], w.i32[4]
-    y, z, yc, ys = w.f32[4], w.f32[5], w.f32[6], w.f32[7]
-    np.multiply(x, _FOPI, out=y)
-    np.copyto(j, y, casting="unsafe")  # truncation, as cvttps
-    np.add(j, 1, out=j)
-    np.right_shift(j, 1, out=j)  # k: the AVX code's even j = (j + 1) & ~1, halved
-    np.copyto(y, j)
-    np.multiply(y, _DP1 * 2, out=z)  # k * 2 DP = j * DP exactly; these two are exact products,
-    np.add(x, z, out=x)  # so fused or not is the same
-    np.multiply(y, _DP2 * 2, out=z)
-    np.add(x, z, out=x)
-    x64, z64 = w.f64[1], w.f64[2]
-    np.copyto(x64, x)
-    w.fma(y, _DP3 * 2, x64)
-    x = y
-    np.multiply(x, x, out=z)
-    np.copyto(z64, z)
-    np.copyto(x64, x)
-    buf = w.f64[0]
-    np.multiply(z64, _COS_P[0], out=buf)
-    np.add(buf, _COS_P[1], out=yc, casting="unsafe")
-    w.fma(yc, z64, _COS_P[2])
-    np.multiply(yc, z, out=yc)
-    half = w.f64[3]
-    np.multiply(z64, -0.5, out=half)  # -(z * 0.5), exact
-    w.fma(yc, z64, half)
-    np.add(yc, _F(1), out=yc)
-    np.multiply(z64, _SIN_P[0], out=buf)
-    np.add(buf, _SIN_P[1], out=ys, casting="unsafe")
-    w.fma(ys, z64, _SIN_P[2])
-    np.multiply(ys, z, out=ys)
-    w.fma(ys, x64, x64)
+def _sincos(k: np.ndarray, s: _Scratch, cos: np.ndarray, sin: np.ndarray) -> None:
+    """``sincos256_ps(2 pi (k & 0xffffff) / 2**24)`` for uint32 draws ``k`` (clobbered)."""
+    mul, add, sub, cp = np.multiply, np.add, np.subtract, np.copyto
+    band, bxor, lsh, rsh = np.bitwise_and, np.bitwise_xor, np.left_shift, np.right_shift
+    f4, f5, f6 = s.f[4:7]
+    i0, i1, i2 = s.i
+    x64, z64, buf, b2 = s.d
+    i = k.view(_I)
+    band(i, _MASK24, i)
+    theta = f4
+    cp(theta, i, "unsafe")
+    mul(theta, _THETA_SCALE, theta)
+    mul(theta, _FOPI, f5)
+    kk = i0
+    cp(kk, f5, "unsafe")  # truncation, as cvttps
+    add(kk, _I1, kk)
+    rsh(kk, _I1, kk)  # k = j / 2 for the AVX code's even j = (trunc + 1) & ~1
+    cp(x64, kk)
+    mul(x64, _DSUM, x64)
+    cp(buf, theta)
+    add(x64, buf, x64)  # theta - j pi/4, exact
+    x, z = f5, f6
+    cp(x, x64)  # rounded once (ties to even: ties occur here)
+    cp(x64, x)
+    mul(x, x, z)
+    cp(z64, z)
+    # cosine polynomial: the first two steps stay in one binade, so they round by magic
+    # constants; y * z is rounded on the bits
+    mul(z64, _C_P0, buf)
+    add(buf, _PM_C1, buf)
+    sub(buf, _M_C1, buf)
+    mul(buf, z64, buf)
+    add(buf, _PM_C2, buf)
+    sub(buf, _M_C2, buf)
+    mul(buf, z64, buf)
+    bits = buf.view(np.int64)
+    add(bits, _ROUND_ADD, bits)
+    np.bitwise_and(bits, _ROUND_MASK, bits)
+    mul(buf, z64, buf)
+    mul(z64, _MINUS_HALF, b2)
+    add(buf, b2, buf)
+    yc = f4
+    cp(yc, buf)  # fma(y, z, -z / 2)
+    add(yc, _ONE, yc)
+    # sine polynomial
+    mul(z64, _S_P0, buf)
+    add(buf, _PM_S1, buf)
+    sub(buf, _M_S1, buf)
+    mul(buf, z64, buf)
+    add(buf, _PM_S2, buf)
+    sub(buf, _M_S2, buf)
+    mul(buf, z64, buf)
+    add(bits, _ROUND_ADD, bits)
+    np.bitwise_and(bits, _ROUND_MASK, bits)
+    mul(buf, x64, buf)
+    add(buf, x64, buf)
+    ys = f6
+    cp(ys, buf)  # fma(y, x, x)
     # Pick the polynomial and set the signs with bit operations, as the AVX code does: for
     # odd k the sine comes from the cosine polynomial and vice versa; the sine is negative for
     # k in {2, 3} and the cosine for k in {1, 2}.
-    cb, sb = yc.view(np.int32), ys.view(np.int32)
-    sin_b, cos_b = sin.view(np.int32), cos.view(np.int32)
-    odd, swap, flip = t1, t2, w.i32[0]
-    np.left_shift(j, 31, out=odd)  # sign bit set for odd k
-    np.right_shift(odd, 31, out=swap)  # all ones for odd k
-    np.bitwise_xor(cb, sb, out=flip)
-    np.bitwise_and(flip, swap, out=swap)
-    np.bitwise_xor(sb, swap, out=sin_b)
-    np.bitwise_xor(cb, swap, out=cos_b)
-    np.bitwise_and(j, 2, out=flip)
-    np.left_shift(flip, 30, out=flip)  # sign bit set for k in {2, 3}
-    np.bitwise_xor(sin_b, flip, out=sin_b)
-    np.bitwise_xor(flip, odd, out=flip)  # sign bit set for k in {1, 2}
-    np.bitwise_xor(cos_b, flip, out=cos_b)
+    cb, sb = yc.view(_I), ys.view(_I)
+    cos_b, sin_b = cos.view(_I), sin.view(_I)
+    odd, swap, flip = i1, i2, i
+    lsh(kk, _I31, odd)  # sign bit set for odd k
+    rsh(odd, _I31, swap)  # all ones for odd k
+    bxor(cb, sb, flip)
+    band(flip, swap, swap)
+    bxor(sb, swap, sin_b)
+    bxor(cb, swap, cos_b)
+    band(kk, _I2, flip)
+    lsh(flip, _I30, flip)  # sign bit set for k in {2, 3}
+    bxor(sin_b, flip, sin_b)
+    bxor(flip, odd, flip)  # sign bit set for k in {1, 2}
+    bxor(cos_b, flip, cos_b)
 
 
-def _fill_rows(u: np.ndarray, out: np.ndarray) -> None:
-    """``normal_fill_16_AVX2`` on each row of 16 uniforms of ``u``, into the rows of ``out``."""
-    rows = max(1, _CHUNK // 8)
-    work = _Work(min(u.shape[0], rows) * 8)
-    for s in range(0, u.shape[0], rows):
-        blk = u[s:s + rows]
-        k = blk.shape[0] * 8
-        w = work if k == work.n else work.view(k)
-        a, b = w.f32[9], w.f32[10]
-        radius, sin, cos = w.f32[11], w.f32[0], w.f32[1]
-        np.subtract(_F(1), blk[:, :8], out=a.reshape(-1, 8))
-        _log256(a, w, radius)
-        np.multiply(radius, _F(-2), out=radius)
-        np.sqrt(radius, out=radius)
-        np.multiply(_TWO_PI, blk[:, 8:], out=b.reshape(-1, 8))
-        _sincos256(b, w, sin, cos)
-        np.multiply(radius.reshape(-1, 8), cos.reshape(-1, 8), out=out[s:s + rows, :8])
-        np.multiply(radius.reshape(-1, 8), sin.reshape(-1, 8), out=out[s:s + rows, 8:])
+def _scale32(v: np.ndarray, mean: float, std: float, zeros: bool = True) -> None:
+    """``v = fma(v, std, mean)`` in float32, in place (``v`` contiguous); ``zeros``: whether
+    ``v`` may hold -0.0."""
+    m, sd = _F(mean), _F(std)
+    if sd == 1 and m == 0 and not zeros:
+        return  # v * 1 + 0 is v
+    if m == 0 and (sd == 0 or abs(sd) >= 2.0 ** -80):
+        # |v| >= 2**-39 or v == 0, so v * std cannot underflow and rounding the product is the
+        # fused rounding; adding the zero mean then gives fma's sign of zero
+        if sd != 1:
+            np.multiply(v, sd, v)
+        np.add(v, m, v)
+        return
+    exact = v.astype(_D)
+    np.multiply(exact, _D(sd), exact)
+    np.add(exact, _D(m), exact)
+    risk = double_rounding_risk(exact)
+    if risk.any():
+        idx = np.flatnonzero(risk)
+        redo = fma32(v.reshape(-1)[idx], sd, m)
+        np.copyto(v, exact)
+        v.reshape(-1)[idx] = redo
+    else:
+        np.copyto(v, exact)
 
 
-_POOL: dict = {}  # pid -> thread pool; numpy releases the GIL inside each call
+def _blocks(r: np.ndarray, out: np.ndarray, s: _Scratch, mean: float, std: float) -> None:
+    """``normal_fill_16_AVX2`` on rows of 16 uint32 draws ``r`` into ``out`` (both (rows, 16))."""
+    rows = r.shape[0]
+    draws = s.draws[:, :rows]
+    np.copyto(draws.view(_V32).reshape(2, rows), r.view(_V32).reshape(rows, 2).T)
+    n = 8 * rows
+    w = s if n == s.n else _scratch_view(s, n)
+    radius = _minus_two_log(draws[0].reshape(-1), w)
+    np.sqrt(radius, radius)
+    zeros = radius.min() == 0
+    if zeros:  # u1 == 1: torch's radius is sqrt(-2 * +0) = -0
+        radius[radius == 0] = -0.0
+    normals = w.normals
+    _sincos(draws[1].reshape(-1), w, normals[0], normals[1])
+    np.multiply(normals, radius, normals)
+    _scale32(normals, mean, std, zeros)
+    np.copyto(out.view(_V32).reshape(rows, 2).T, normals.view(_V32).reshape(2, rows))
 
 
-def _pool() -> ThreadPoolExecutor:
-    """The worker threads, made on first use (and again in a forked child, which has none)."""
-    pid = os.getpid()
-    if pid not in _POOL:
-        _POOL.clear()
-        _POOL[pid] = ThreadPoolExecutor(min(4, os.cpu_count() or 1),
-                                        thread_name_prefix="normal_fill")
-    return _POOL[pid]
+def _scratch_view(s: _Scratch, n: int) -> _Scratch:
+    """The same buffers cut to ``n`` lanes."""
+    w = object.__new__(_Scratch)
+    w.n, w.d, w.f, w.i = n, [a[:n] for a in s.d], [a[:n] for a in s.f], [a[:n] for a in s.i]
+    w.draws, w.normals = s.draws, s.normals.reshape(-1)[:2 * n].reshape(2, n)
+    return w
 
 
-def fill_f32(draw: Callable[[int], np.ndarray], out: np.ndarray) -> None:
-    """torch's ``normal_fill`` for float32: ``out`` (flat, 16 or more values) gets normals.
+def fill_f32(draw: Callable[[int], np.ndarray], out: np.ndarray, mean: float = 0.0,
+             std: float = 1.0) -> None:
+    """torch's ``normal_fill`` for float32: ``out`` (flat, contiguous, 16 or more values) gets
+    ``normal * std + mean``.
 
-    ``draw(k)`` returns the next ``k`` float32 uniforms of the stream.  All ``n`` uniforms are
-    drawn, blocks of 16 are transformed, then (when 16 does not divide ``n``) 16 more are drawn
-    for the last 16 values.  Large fills hand batches of blocks to threads while the next batch
-    is drawn; each block's result does not depend on how the work is split.
+    ``draw(k)`` returns the generator's next ``k`` 32-bit draws.  Every value takes one draw,
+    blocks of 16 are transformed, then (when 16 does not divide the size) 16 more draws
+    redo the last 16 values.  Batches are drawn as they are needed, so the draws never leave
+    the cache.
     """
     n = out.size
     rows = out[:n - n % 16].reshape(-1, 16)
-    batches = range(0, rows.shape[0], _PARALLEL_ROWS)
-    if len(batches) < 2 or (os.cpu_count() or 1) < 2:
-        _fill_rows(draw(n)[:rows.size].reshape(-1, 16), rows)
-    else:
-        jobs = []
-        for a in batches:  # draw the next batch while the threads work on the previous ones
-            part = rows[a:a + _PARALLEL_ROWS]
-            jobs.append(_pool().submit(_fill_rows, draw(part.size).reshape(-1, 16), part))
-        draw(n % 16)  # drawn, then redone below
-        for job in jobs:
-            job.result()
-    if n % 16:  # the last 16 values are drawn again and redone
-        _fill_rows(draw(16).reshape(1, 16), out[n - 16:].reshape(1, 16))
+    s = _Scratch(8 * min(rows.shape[0], _BATCH_ROWS))
+    for a in range(0, rows.shape[0], _BATCH_ROWS):
+        part = rows[a:a + _BATCH_ROWS]
+        _blocks(draw(part.size).reshape(-1, 16), part, s, mean, std)
+    if n % 16:  # the leftover draws are made, then the last 16 values are redone
+        draw(n % 16)
+        _blocks(draw(16).reshape(1, 16), out[n - 16:].reshape(1, 16), s, mean, std)
+
+
+def _fill_rows(u: np.ndarray, out: np.ndarray) -> None:
+    """The float32 block kernel (``* 1 + 0``) on rows of 16 float uniforms ``k / 2**24``."""
+    k = np.empty(u.shape, np.uint32)
+    np.multiply(u, _F(2.0 ** 24), out=k, casting="unsafe")
+    s = _Scratch(8 * min(u.shape[0], _BATCH_ROWS))
+    for a in range(0, u.shape[0], _BATCH_ROWS):
+        _blocks(k[a:a + _BATCH_ROWS], out[a:a + _BATCH_ROWS], s, 0.0, 1.0)
+
+
+def _libm(fn: Callable[[float], float], x: np.ndarray) -> np.ndarray:
+    """The C library's ``fn`` on each element (numpy's own log differs in the last bit)."""
+    return np.fromiter(map(fn, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
 
 
 def fill16_f64(u: np.ndarray, out: np.ndarray) -> None:
     """``normal_fill_16`` in double precision (C library log, cos, sin), shapes (blocks, 16)."""
-    u1 = (1.0 - u[:, :8]).ravel()
-    log = np.frompyfunc(math.log, 1, 1)(u1).astype(np.float64).reshape(-1, 8)  # libm's log
-    radius = np.sqrt(-2.0 * log)
-    theta = (2.0 * math.pi) * u[:, 8:]
+    radius = _libm(math.log, 1.0 - u[:, :8])
+    np.multiply(radius, -2.0, radius)
+    np.sqrt(radius, radius)
+    theta = (2.0 * math.pi) * u[:, 8:]  # numpy's double cos and sin are the C library's
     np.multiply(radius, np.cos(theta), out=out[:, :8])
     np.multiply(radius, np.sin(theta), out=out[:, 8:])
 
@@ -237,8 +322,7 @@ def fill16_f64(u: np.ndarray, out: np.ndarray) -> None:
 def serial_pairs(u: np.ndarray) -> np.ndarray:
     """Box-Muller pairs ``(r cos t, r sin t)`` from double uniforms ``(u1, u2)`` per row, with
     ``r = sqrt(-2 log1p(-u2))`` and ``t = 2 pi u1`` (the C library's ``log1p``)."""
-    log1p = np.frompyfunc(math.log1p, 1, 1)(-u[:, 1]).astype(np.float64)
-    r = np.sqrt(-2.0 * log1p)
+    r = np.sqrt(-2.0 * _libm(math.log1p, -u[:, 1]))
     theta = (2.0 * math.pi) * u[:, 0]
     return np.stack([r * np.cos(theta), r * np.sin(theta)], axis=1)
 

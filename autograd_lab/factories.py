@@ -199,6 +199,19 @@ def _size(size: tuple, name: str = "empty") -> tuple:
     return tuple(int(s) for s in size)
 
 
+def _size_kwargs(size: tuple, kwargs: dict, name: str) -> tuple:
+    """``*size`` given as ``size=`` (``torch.zeros(size=(2, 1))``); other keywords torch
+    accepts (``layout``, ``pin_memory``, ``memory_format``) change nothing on the CPU."""
+    if "size" in kwargs:
+        if size:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        size = (kwargs.pop("size"),)
+    for k in kwargs:
+        if k not in ("layout", "pin_memory", "memory_format"):
+            raise TypeError(f"{name}() got an unexpected keyword argument '{k}'")
+    return size
+
+
 def _filled(value: Any, size: tuple, dtype: dtype | None, requires_grad: bool,
             name: str = "empty") -> Tensor:
     dt = dtype or get_default_dtype()
@@ -206,20 +219,23 @@ def _filled(value: Any, size: tuple, dtype: dtype | None, requires_grad: bool,
 
 
 def zeros(*size: Any, dtype: dtype | None = None, device: Any = None,
-          requires_grad: bool = False) -> Tensor:
+          requires_grad: bool = False, **kwargs: Any) -> Tensor:
     _check_device(device)
+    size = _size_kwargs(size, kwargs, "zeros")
     return _filled(0, size, dtype, requires_grad, "zeros")
 
 
 def ones(*size: Any, dtype: dtype | None = None, device: Any = None,
-         requires_grad: bool = False) -> Tensor:
+         requires_grad: bool = False, **kwargs: Any) -> Tensor:
     _check_device(device)
+    size = _size_kwargs(size, kwargs, "ones")
     return _filled(1, size, dtype, requires_grad, "ones")
 
 
 def empty(*size: Any, dtype: dtype | None = None, device: Any = None,
-          requires_grad: bool = False) -> Tensor:
+          requires_grad: bool = False, **kwargs: Any) -> Tensor:
     _check_device(device)
+    size = _size_kwargs(size, kwargs, "empty")
     return _filled(0, size, dtype, requires_grad)  # zeros: deterministic notebooks
 
 

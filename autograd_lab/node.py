@@ -131,6 +131,13 @@ class Node:
     _retained: dict | None = None  # output_nr -> weakref to a tensor with retain_grad()
     _n_outputs = 1
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # ``type(y.grad_fn)`` prints ``<class 'MulBackward0'>`` as in torch (custom Functions:
+        # ``<class 'torch.autograd.function.MyFnBackward'>``)
+        super().__init_subclass__(**kwargs)
+        custom = cls.__module__.endswith("autograd.function")
+        cls.__module__ = "torch.autograd.function" if custom else "builtins"
+
     def name(self) -> str:
         return type(self).__name__
 

@@ -228,12 +228,7 @@ def _normal_serial(mt: MT19937, n: int, mean: float, std: float) -> np.ndarray:
 def _normal_blocks(mt: MT19937, out: np.ndarray, mean: float, std: float) -> None:
     """torch's ``normal_fill`` into ``out`` (flat, contiguous, float32/64, 16 or more values)."""
     if out.dtype == np.float32:
-        K.fill_f32(lambda k: _uniform(mt, k, float32, 0.0, 1.0), out)
-        m, s = np.float32(mean), np.float32(std)
-        if s == 1 and m == 0:
-            np.add(out, m, out=out)  # n * 1 + 0: only turns -0.0 into 0.0
-        else:
-            out[...] = fma32(out, s, m)
+        K.fill_f32(mt.random, out, mean, std)
         return
     n = out.size
     full = n - n % 16

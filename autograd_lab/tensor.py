@@ -423,4 +423,7 @@ def _rebuild(data: np.ndarray, dtype_name: str, rg: bool) -> Tensor:
     return t
 
 
+# ``type(t)`` prints ``<class 'torch.Tensor'>`` (and ``torch.Size``), as with torch
+Tensor.__module__ = Size.__module__ = "torch"
+
 __all__ = ["Size", "Tensor", "float32", "float64", "int64", "STATE"]

@@ -55,9 +55,10 @@ def has_cell(nb: dict) -> bool:
 def with_cell(nb: dict) -> dict:
     """The notebook with the standard cell first among its code cells (replacing an old one)."""
     first = first_code_cell(nb)
-    cell = {"cell_type": "code", "execution_count": None, "id": "colab-install",
-            "metadata": {"tags": ["colab"]}, "outputs": [],
-            "source": CELL.splitlines(keepends=True)}
+    cell = {"cell_type": "code", "execution_count": None, "metadata": {"tags": ["colab"]},
+            "outputs": [], "source": CELL.splitlines(keepends=True)}
+    if (nb.get("nbformat"), nb.get("nbformat_minor", 0)) >= (4, 5):  # cell ids from 4.5 on
+        cell["id"] = "colab-install"
     if first is not None and _source(first[1]).startswith(MARKER):
         i, old = first
         nb["cells"][i] = {**old, "source": cell["source"]}

@@ -35,6 +35,7 @@ from strategies import (
 )
 
 import autograd_lab as torch
+import autograd_lab.nn.functional as F
 
 SETTINGS = settings(max_examples=15, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -111,6 +112,36 @@ UNARY: dict[str, tuple[Callable, Callable]] = {
     "contiguous": (lambda x: x.contiguous() * 2, _any),
 }
 
+_INTS = (-2.0, -1.0, 0.0, 1.0, 2.0)  # where floor/ceil/trunc jump
+_HALVES = (-1.5, -0.5, 0.5, 1.5)  # where round jumps
+UNARY.update({
+    "exp2": (torch.exp2, _any), "log10": (torch.log10, positive),
+    "sinh": (torch.sinh, _any), "cosh_method": (lambda x: x.cosh(), _any),
+    "asin": (torch.asin, lambda s: arrays(s, -0.9, 0.9)),
+    "acos": (torch.acos, lambda s: arrays(s, -0.9, 0.9)), "atan": (torch.atan, _any),
+    "erf": (torch.erf, _any),
+    "floor": (torch.floor, lambda s: arrays(s, avoid=_INTS)),
+    "ceil": (lambda x: x.ceil(), lambda s: arrays(s, avoid=_INTS)),
+    "trunc": (torch.trunc, lambda s: arrays(s, avoid=_INTS)),
+    "round": (torch.round, lambda s: arrays(s, avoid=_HALVES)),
+    "round_decimals": (lambda x: x.round(decimals=-1), lambda s: arrays(s, -4.0, 4.0)),
+    "leaky_relu": (lambda x: F.leaky_relu(x, 0.2), nonzero),
+    "gelu": (F.gelu, _any), "gelu_tanh": (lambda x: F.gelu(x, approximate="tanh"), _any),
+    "silu": (F.silu, _any), "softplus": (lambda x: F.softplus(x, beta=1.5, threshold=2.0),
+                                          lambda s: arrays(s, avoid=(2.0 / 1.5,))),
+    "elu": (lambda x: F.elu(x, alpha=0.7), nonzero),
+    "masked_fill": (lambda x: x.masked_fill(x > 0.5, -1.0), lambda s: arrays(s, avoid=(0.5,))),
+    "l1_loss": (lambda x: F.l1_loss(x, torch.zeros_like(x), reduction="sum"), nonzero),
+    "binary_cross_entropy": (lambda x: F.binary_cross_entropy(x, torch.full_like(x, 0.3)),
+                             lambda s: arrays(s, 0.1, 0.9)),
+    "bce_with_logits": (lambda x: F.binary_cross_entropy_with_logits(
+        x, torch.full_like(x, 0.25), reduction="none"), _any),
+    "bce_with_logits_pos_weight": (lambda x: F.binary_cross_entropy_with_logits(
+        x, torch.full_like(x, 0.75), weight=torch.full_like(x, 2.0),
+        pos_weight=torch.full_like(x, 3.0), reduction="sum"), _any),
+})
+_STEPS = ("floor", "ceil", "trunc", "round")  # zero gradient: nothing to differentiate twice
+
 # a chain of ops: each contributes to the second derivative
 UNARY["chain"] = (lambda x: torch.tanh(torch.exp(torch.sin(x)) * x) ** 2, _any)
 
@@ -127,7 +158,8 @@ def _unary_builder(name: str) -> Callable[[Any], Case]:
 
 for _name in UNARY:
     case(f"unary/{_name}", gradgrad=not _name.startswith(("clone", "to_", "double",
-                                                           "contiguous")))(_unary_builder(_name))
+                                                           "contiguous") + _STEPS)
+         )(_unary_builder(_name))
 
 
 # ---- binary elementwise with broadcasting ------------------------------------------------------
@@ -646,6 +678,151 @@ def _getitem_twice(draw: Any) -> Case:
     return (lambda t: t[k1][k2] * 2), [x]
 
 
+# ---- index-driven ops, sorting, triangles, stacking ---------------------------------------------
+
+def _index_for(draw: Any, shape: tuple, dim: int, unique: bool = False) -> np.ndarray:
+    """An int64 index for gather/scatter along ``dim``: same ndim, each size <= the input's,
+    values in range (with ``unique``, no repeats along ``dim``: scatter writes each slot once)."""
+    ishape = [draw(st.integers(1, n)) for n in shape]
+    n = shape[dim]
+    if unique:
+        ishape[dim] = draw(st.integers(1, n))
+        rows = int(np.prod(ishape, dtype=np.int64)) // ishape[dim]
+        picks = [draw(st.permutations(range(n)))[:ishape[dim]] for _ in range(rows)]
+        idx = np.moveaxis(np.array(picks, dtype=np.int64).reshape(
+            [s for i, s in enumerate(ishape) if i != dim] + [ishape[dim]]), -1, dim)
+        return idx
+    vals = draw(st.lists(st.integers(0, n - 1), min_size=int(np.prod(ishape)),
+                         max_size=int(np.prod(ishape))))
+    return np.array(vals, dtype=np.int64).reshape(ishape)
+
+
+@case("index/gather", gradgrad=True)
+def _gather(draw: Any) -> Case:
+    shape = draw(shapes(min_dims=1, max_dims=3))
+    dim = draw(st.integers(0, len(shape) - 1))
+    idx = torch.tensor(_index_for(draw, shape, dim))
+    fn = draw(st.sampled_from([lambda x: torch.gather(x, dim, idx),
+                               lambda x: x.gather(dim - len(shape), idx)]))
+    return fn, [draw(arrays(shape))]
+
+
+@case("index/scatter", gradgrad=True)
+def _scatter(draw: Any) -> Case:
+    shape = draw(shapes(min_dims=1, max_dims=3))
+    dim = draw(st.integers(0, len(shape) - 1))
+    idx = _index_for(draw, shape, dim, unique=True)
+    src_shape = tuple(idx.shape)
+    it = torch.tensor(idx)
+    if draw(st.booleans()):
+        return (lambda x, s: x.scatter(dim, it, s)), [draw(arrays(shape)), draw(arrays(src_shape))]
+    return (lambda x: torch.scatter(x, dim, it, 2.5) * x), [draw(arrays(shape))]
+
+
+@case("index/scatter_add", gradgrad=True)
+def _scatter_add(draw: Any) -> Case:
+    shape = draw(shapes(min_dims=1, max_dims=3))
+    dim = draw(st.integers(0, len(shape) - 1))
+    idx = _index_for(draw, shape, dim)
+    it = torch.tensor(idx)
+    fn = draw(st.sampled_from([lambda x, s: torch.scatter_add(x, dim, it, s),
+                               lambda x, s: (x * 1).scatter_add_(dim, it, s)]))
+    return fn, [draw(arrays(shape)), draw(arrays(tuple(idx.shape)))]
+
+
+@case("index/index_select", gradgrad=True)
+def _index_select(draw: Any) -> Case:
+    shape = draw(shapes(min_dims=1, max_dims=3))
+    dim = draw(st.integers(0, len(shape) - 1))
+    idx = torch.tensor(draw(st.lists(st.integers(0, shape[dim] - 1), min_size=1, max_size=4)))
+    return (lambda x: torch.index_select(x, dim, idx)), [draw(arrays(shape))]
+
+
+@case("index/embedding", gradgrad=True)
+def _embedding(draw: Any) -> Case:
+    n, d = draw(st.integers(2, 5)), draw(st.integers(1, 3))
+    pad = draw(st.sampled_from([None, 0]))  # padding_idx: that row's gradient is zero by
+    low = 0 if pad is None else 1            # design, so it is not looked up here
+    idx = torch.tensor(draw(st.lists(st.integers(low, n - 1), min_size=1, max_size=6)))
+    return (lambda w: F.embedding(idx, w, padding_idx=pad)), [draw(arrays((n, d)))]
+
+
+@case("sorting/sort")
+def _sort(draw: Any) -> Case:
+    shape = draw(shapes(max_dims=3))
+    dim = draw(st.integers(-max(len(shape), 1), max(len(shape), 1) - 1))
+    desc = draw(st.booleans())
+    fn = draw(st.sampled_from([lambda x: torch.sort(x, dim, desc).values,
+                               lambda x: x.sort(dim=dim, descending=desc)[0]]))
+    return fn, [draw(distinct(shape))]
+
+
+@case("sorting/topk")
+def _topk(draw: Any) -> Case:
+    shape = draw(shapes(min_dims=1, max_dims=3))
+    dim = draw(st.integers(0, len(shape) - 1))
+    k = draw(st.integers(0, shape[dim]))
+    largest = draw(st.booleans())
+    return (lambda x: torch.topk(x, k, dim, largest).values), [draw(distinct(shape))]
+
+
+def _tri(d: Any, s: tuple) -> Callable:
+    k = d(st.integers(-2, 2))
+    return d(st.sampled_from([lambda x: torch.tril(x, k), lambda x: x.triu(k),
+                              lambda x: torch.triu(x, diagonal=k)]))
+
+
+def _diagonal(d: Any, s: tuple) -> Callable:
+    off = d(st.integers(-2, 2))
+    a, b = d(st.permutations(range(len(s))))[:2]
+    return lambda x: torch.diagonal(x, off, a, b)
+
+
+def _diag(d: Any, s: tuple) -> Callable:
+    off = d(st.integers(-2, 2))
+    return lambda x: torch.diag(x, off)
+
+
+def _cumsum(d: Any, s: tuple) -> Callable:
+    dim = d(st.integers(-len(s), len(s) - 1))
+    return d(st.sampled_from([lambda x: torch.cumsum(x, dim), lambda x: x.cumsum(dim=dim)]))
+
+
+def _repeat_interleave(d: Any, s: tuple) -> Callable:
+    r = d(st.integers(1, 3))
+    dim = d(st.sampled_from([None] + list(range(len(s)))))
+    return lambda x: x.repeat_interleave(r, dim=dim)
+
+
+def _tile(d: Any, s: tuple) -> Callable:
+    reps = tuple(d(st.lists(st.integers(1, 3), min_size=1, max_size=len(s) + 1)))
+    return lambda x: torch.tile(x, reps)
+
+
+def _broadcast_to(d: Any, s: tuple) -> Callable:
+    lead = tuple(d(st.lists(st.integers(1, 3), max_size=2)))
+    tgt = lead + tuple(d(st.integers(1, 3)) if n == 1 else n for n in s)
+    return lambda x: torch.broadcast_to(x, tgt)
+
+
+for _name, _b in {
+    "tril_triu": _one(_tri, min_dims=2), "diagonal": _one(_diagonal, min_dims=2, max_dims=3),
+    "diag_vector": _one(_diag, min_dims=1, max_dims=1),
+    "diag_matrix": _one(_diag, min_dims=2, max_dims=2), "cumsum": _one(_cumsum, min_dims=1),
+    "repeat_interleave": _one(_repeat_interleave), "tile": _one(_tile),
+    "broadcast_to": _one(_broadcast_to),
+}.items():
+    case(f"movement/{_name}", gradgrad=_name in ("cumsum", "tril_triu"))(_b)
+
+
+@case("movement/hstack_vstack")
+def _hvstack(draw: Any) -> Case:
+    shape = draw(shapes(max_dims=3, max_numel=12))
+    k = draw(st.integers(1, 3))
+    fn = draw(st.sampled_from([torch.hstack, torch.vstack]))
+    return (lambda *ts: fn(list(ts))), [draw(arrays(shape)) for _ in range(k)]
+
+
 # ---- the tests -------------------------------------------------------------------------------
 
 def _run(build: Callable[[Any], Case], data: Any) -> tuple:
@@ -690,7 +867,8 @@ def test_second_derivative_matches_central_differences(name: str, data: Any) -> 
 NOT_DIFFERENTIABLE = {
     "allclose", "argmax", "argmin", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor",
     "eq", "equal", "floor_divide", "ge", "gt", "isclose", "le", "logical_not", "lt", "ne",
-    "remainder",
+    "remainder", "argsort", "count_nonzero", "isfinite", "isinf", "isnan", "logical_and",
+    "logical_or", "logical_xor", "nonzero", "one_hot",
 }
 
 

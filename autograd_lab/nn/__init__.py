@@ -2,11 +2,13 @@
 
 from . import functional, init
 from .modules import (
-    CrossEntropyLoss, Flatten, Identity, Linear, LogSoftmax, Module, ModuleList, MSELoss,
-    NLLLoss, ReLU, Sequential, Sigmoid, Softmax, Tanh,
+    BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, ELU, Embedding, Flatten, GELU, Identity,
+    L1Loss, LeakyReLU, Linear, LogSoftmax, Module, ModuleList, MSELoss, NLLLoss, ReLU,
+    Sequential, SiLU, Sigmoid, Softmax, Softplus, Tanh,
 )
 from .parameter import Buffer, Parameter
 
-__all__ = ["Buffer", "CrossEntropyLoss", "Flatten", "Identity", "Linear", "LogSoftmax",
+__all__ = ["BCELoss", "BCEWithLogitsLoss", "Buffer", "CrossEntropyLoss", "ELU", "Embedding",
+           "Flatten", "GELU", "Identity", "L1Loss", "LeakyReLU", "Linear", "LogSoftmax",
            "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential",
-           "Sigmoid", "Softmax", "Tanh", "functional", "init"]
+           "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "functional", "init"]

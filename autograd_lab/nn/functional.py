@@ -17,8 +17,10 @@ from ..ops.nn_ops import linear
 from ..ops.reduce import _scalar_name
 from ..tensor import Tensor
 
-__all__ = ["cross_entropy", "linear", "log_softmax", "mse_loss", "nll_loss", "relu", "relu_",
-           "sigmoid", "softmax", "tanh"]
+__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "elu",
+           "embedding", "gelu", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss",
+           "nll_loss", "one_hot", "relu", "relu_", "sigmoid", "silu", "softmax", "softplus",
+           "tanh"]
 
 
 # ---- reductions (torch's _Reduction helpers) -------------------------------------------------
@@ -219,3 +221,112 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
         )
     return nn_ops.mse_loss(input, target, _reduction_enum(reduction))
 
+
+
+# ---- more activations, losses, one_hot, embedding ------------------------------------------
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """int64 rows with a 1 at each class index (``num_classes`` inferred when -1)."""
+    from ..ops.gather import one_hot as _one_hot
+
+    return _one_hot(tensor, num_classes)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """x if x > 0 else negative_slope * x."""
+    from ..ops.activation import leaky_relu as _leaky
+
+    if inplace:
+        from ..ops.inplace import apply_inplace
+
+        return apply_inplace(input, lambda x: _leaky(x, negative_slope))
+    return _leaky(input, negative_slope)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """x * Phi(x), Phi the standard normal cdf (or its tanh approximation)."""
+    from ..ops.activation import gelu as _gelu
+
+    return _gelu(input, approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * sigmoid(x)."""
+    from ..ops.activation import silu as _silu
+
+    return _silu(input)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """log(1 + exp(beta x)) / beta (x itself where beta x > threshold)."""
+    from ..ops.activation import softplus as _softplus
+
+    return _softplus(input, beta, threshold)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """x if x > 0 else alpha * (exp(x) - 1)."""
+    from ..ops.activation import elu as _elu
+
+    return _elu(input, alpha)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+            reduce: bool | None = None, reduction: str = "mean",
+            weight: Tensor | None = None) -> Tensor:
+    """mean(|input - target|) (torch records it as sub, abs, mean)."""
+    nn_ops.warn_size_mismatch(input, target, stacklevel=2)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    red = _reduction_enum(reduction)
+    loss = (input - target).abs()
+    if weight is not None:
+        loss = loss * weight
+    return loss if red == 0 else loss.mean() if red == 1 else loss.sum()
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                         size_average: bool | None = None, reduce: bool | None = None,
+                         reduction: str = "mean") -> Tensor:
+    """-(t log p + (1 - t) log(1 - p)) for probabilities p (each log clamped at -100)."""
+    from ..ops.losses import binary_cross_entropy as _bce
+
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    red = _reduction_enum(reduction)
+    if target.size() != input.size():
+        raise ValueError(
+            f"Using a target size ({target.size()}) that is different to the input size "
+            f"({input.size()}) is deprecated. Please ensure they have the same size.")
+    if weight is not None and weight.size() != input.size():
+        weight = weight.expand(input.size())
+    return _bce(input, target, weight, red)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
+                                     weight: Tensor | None = None,
+                                     size_average: bool | None = None,
+                                     reduce: bool | None = None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    """BCE of sigmoid(input), computed stably from the logits."""
+    from ..ops.losses import binary_cross_entropy_with_logits as _bcel
+
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    red = _reduction_enum(reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size "
+                         f"({input.size()})")
+    return _bcel(input, target, weight, red, pos_weight)
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
+              max_norm: float | None = None, norm_type: float = 2.0,
+              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """The rows of ``weight`` at the indices in ``input``."""
+    from ..ops.losses import embedding as _embedding
+
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding's max_norm, scale_grad_by_freq and sparse are not "
+                                  "supported by autograd_lab")
+    return _embedding(input, weight, padding_idx)

@@ -48,6 +48,9 @@ class Parameter(Tensor):
         return (_rebuild_parameter, (_make(self._data.copy(), self.dtype, None), self._rg))
 
 
+Parameter.__module__ = "torch.nn.parameter"  # ``type(p)`` prints as with torch
+
+
 def _rebuild_parameter(data: Tensor, requires_grad: bool) -> Parameter:
     return Parameter(data, requires_grad)
 

@@ -6,6 +6,8 @@
 - ``movement``: views, indexing, cat/stack
 - ``linalg``: matrix products
 - ``inplace``: in-place changes and item assignment
+- ``gather``, ``sorting``, ``matrix``, ``composite``: index-driven ops, sort/topk,
+  triangles/diagonals/cumsum, and ops torch builds from other ops
 """
 
 from . import methods as _methods  # noqa: F401  (attaches the Tensor methods)
@@ -29,6 +31,31 @@ from .unary import (
     rsqrt, sigmoid, sign, sin, sqrt, square, tan, tanh,
 )
 
+from .activation import erf
+from .binary import isfinite, isinf, isnan, logical_and, logical_or, logical_xor
+from .composite import broadcast_to, hstack, repeat_interleave, tile, vstack
+from .gather import count_nonzero, gather, index_select, nonzero, one_hot, scatter, scatter_add
+from .matrix import cumsum, diag, diagonal, tril, triu
+from .nn_ops import masked_fill
+from .sorting import argsort, sort, topk
+from .unary import (
+    acos, asin, atan, ceil, cosh, exp2, floor, log10, round, sinh, trunc,
+)
+from .common import numpy_aliases as _aliases
+from .out import with_out as _with_out
+
+# torch reads numpy's ``axis``/``keepdims`` as ``dim``/``keepdim``
+for _name in ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",
+              "prod", "logsumexp", "norm", "softmax", "log_softmax", "cumsum", "cat", "stack",
+              "squeeze", "unsqueeze", "sort", "argsort", "topk", "gather", "index_select",
+              "count_nonzero", "flatten"):
+    globals()[_name] = _aliases(globals()[_name])
+# ``torch.mul(a, b, out=c)``
+for _name in ("add", "sub", "mul", "div", "matmul", "mm", "bmm", "mv", "cat", "stack", "exp",
+              "log", "sqrt", "abs", "pow", "sigmoid", "tanh", "clamp", "sum", "mean", "neg",
+              "maximum", "minimum", "cumsum", "sin", "cos", "relu", "tril", "triu"):
+    globals()[_name] = _with_out(globals()[_name], _name)
+
 __all__ = [
     "abs", "add", "allclose", "amax", "amin", "argmax", "argmin", "bitwise_and", "bitwise_not",
     "bitwise_or", "bitwise_xor", "bmm", "cat", "chunk", "clamp", "clamp_max", "clamp_min",
@@ -40,4 +67,9 @@ __all__ = [
     "sign", "sin", "softmax", "split", "sqrt", "square", "squeeze", "stack", "std", "sub", "sum",
     "t", "tan", "tanh", "trace", "transpose", "unbind", "unflatten", "unsqueeze", "var", "view",
     "where",
+    "acos", "argsort", "asin", "atan", "broadcast_to", "ceil", "cosh", "count_nonzero", "cumsum",
+    "diag", "diagonal", "erf", "exp2", "floor", "gather", "hstack", "index_select", "isfinite",
+    "isinf", "isnan", "log10", "logical_and", "logical_or", "logical_xor", "masked_fill",
+    "nonzero", "one_hot", "repeat_interleave", "round", "scatter", "scatter_add", "sinh", "sort",
+    "tile", "topk", "tril", "triu", "trunc", "vstack",
 ]

@@ -655,3 +655,27 @@ def equal(x: Tensor, y: Tensor) -> bool:
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in ("Any", "np", "c", "annotations")]
 _ = float_dtype
+
+
+def logical_and(x: Any, y: Any) -> Tensor:
+    return _compare(np.logical_and, x, y, "logical_and")
+
+
+def logical_or(x: Any, y: Any) -> Tensor:
+    return _compare(np.logical_or, x, y, "logical_or")
+
+
+def logical_xor(x: Any, y: Any) -> Tensor:
+    return _compare(np.logical_xor, x, y, "logical_xor")
+
+
+def isnan(x: Tensor) -> Tensor:
+    return make(np.isnan(c.unary_data(x, "isnan")), bool_, None)
+
+
+def isinf(x: Tensor) -> Tensor:
+    return make(np.isinf(c.unary_data(x, "isinf")), bool_, None)
+
+
+def isfinite(x: Tensor) -> Tensor:
+    return make(np.isfinite(c.unary_data(x, "isfinite")), bool_, None)

@@ -16,6 +16,7 @@ from ..grad_mode import STATE
 from ..memory import Storage
 from ..node import Node, _seq, grad_accumulator
 from ..tensor import Tensor
+from .cascade import torch_sum
 
 __all__ = [
     "Node", "Tensor", "STATE", "binary_args", "broadcast_error", "expand", "is_tensor_mode",
@@ -126,9 +127,24 @@ def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]
             dt = x.dtype if x.dtype is y.dtype else result_type(x, y)
             return x._data, y._data, dt
         _check_scalar(y, op)
-        return x._data, y, _with_scalar(x.dtype, y)
+        dt = _with_scalar(x.dtype, y)
+        return x._data, _wrap_int(y, dt) if type(y) is int else y, dt
     _check_scalar(x, op)
-    return x, y._data, _with_scalar(y.dtype, x)
+    dt = _with_scalar(y.dtype, x)
+    return _wrap_int(x, dt) if type(x) is int else x, y._data, dt
+
+
+_INT_BOUNDS = {np.dtype(t): (np.iinfo(t).min, np.iinfo(t).max)
+               for t in (np.uint8, np.int8, np.int16, np.int32, np.int64)}
+
+
+def _wrap_int(s: int, dt: dtype) -> Any:
+    """A Python int as the integer dtype it meets: torch casts it, so out of range it wraps
+    (``uint8_tensor == 257`` compares with 1)."""
+    bounds = _INT_BOUNDS.get(dt.np)
+    if bounds is None or bounds[0] <= s <= bounds[1]:
+        return s
+    return int(np.array(s).astype(dt.np))
 
 
 def _with_scalar(d: dtype, s: Any) -> dtype:
@@ -185,7 +201,9 @@ def sum_to(g: Any, shape: tuple) -> Any:
         if axes:
             g = g.sum(dim=axes, keepdim=True)
         return g.reshape(shape) if g.shape != shape else g
-    g = g.sum(axis=axes, keepdims=True) if axes else g
+    if axes:  # float gradients add up in torch's order (so they round as torch's do)
+        g = torch_sum(g, axes, True) if g.dtype.kind == "f" and g.dtype.itemsize >= 4 else \
+            g.sum(axis=axes, keepdims=True)
     return g.reshape(shape)
 
 
@@ -311,3 +329,19 @@ def norm_dims(dim: Any, ndim: int) -> tuple[int, ...]:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
         out.append(d)
     return tuple(sorted(out))
+
+
+def numpy_aliases(fn: Any) -> Any:
+    """``fn`` also accepting numpy's keyword names, as torch does: ``axis`` for ``dim``,
+    ``keepdims`` for ``keepdim`` (``A.sum(axis=1, keepdims=True)``)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kw: Any) -> Any:
+        if "axis" in kw:
+            kw["dim"] = kw.pop("axis")
+        if "keepdims" in kw:
+            kw["keepdim"] = kw.pop("keepdims")
+        return fn(*args, **kw)
+
+    return wrapper

@@ -197,6 +197,12 @@ def _check_value_shape(value: Any, slot: tuple) -> None:
     shape = np.shape(value._data if isinstance(value, Tensor) else value)
     lead = len(shape) - len(slot)
     stripped = shape[lead:] if lead > 0 and all(s == 1 for s in shape[:lead]) else shape
+    if len(stripped) > len(slot):  # trailing dims that cannot be dropped (y[0:2] = ones(2, 1))
+        kind = value.dtype._tensor_type if isinstance(value, Tensor) else "FloatTensor"
+        raise RuntimeError(
+            f"expand(torch.{kind}{{{list(stripped)}}}, size={list(slot)}): the number of sizes "
+            f"provided ({len(slot)}) must be greater or equal to the number of dimensions in "
+            f"the tensor ({len(stripped)})")
     for i in range(1, len(stripped) + 1):
         s, want = stripped[-i], slot[-i] if i <= len(slot) else None
         if s != 1 and s != want:

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._dtype import bool_, dtype, float16, float32, float64, int32, int64
+from .._dtype import bool_, dtype, float16, float32, float64, int8, int16, int32, int64, uint8
 from ..tensor import Tensor
+from . import activation as A
 from . import binary as B
+from . import composite as K
+from . import gather as G
 from . import inplace as I
 from . import linalg as L
+from . import matrix as X
 from . import movement as M
+from . import nn_ops as N
 from . import reduce as R
+from . import sorting as S
 from . import unary as U
-from .common import OperandTypeError
+from .common import OperandTypeError, numpy_aliases
 
 
 def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
@@ -240,6 +246,53 @@ METHODS: dict[str, Any] = {
     "zero_": I.zero_, "fill_": I.fill_, "copy_": I.copy_,
     "uniform_": _uniform_, "normal_": _normal_,
 }
+
+def _scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
+              reduce: str | None = None) -> Tensor:
+    s = value if src is None else src
+    return I.apply_inplace(self, lambda x: G.scatter(x, dim, index, s, reduce=reduce), s)
+
+
+def _scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    if not isinstance(src, Tensor):
+        raise TypeError(f"scatter_add_(): argument 'src' (position 3) must be Tensor, not "
+                        f"{type(src).__name__}")
+    return I.apply_inplace(self, lambda x: G.scatter_add(x, dim, index, src), src)
+
+
+def _masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    from .nn_ops import masked_fill_
+
+    return masked_fill_(self, mask, value)
+
+
+METHODS.update({
+    "gather": G.gather, "scatter": G.scatter, "scatter_": _scatter_,
+    "scatter_add": G.scatter_add, "scatter_add_": _scatter_add_,
+    "index_select": G.index_select, "nonzero": G.nonzero, "count_nonzero": G.count_nonzero,
+    "masked_fill": N.masked_fill, "masked_fill_": _masked_fill_,
+    "sort": S.sort, "argsort": S.argsort, "topk": S.topk,
+    "tril": X.tril, "triu": X.triu, "tril_": _iunary(X.tril), "triu_": _iunary(X.triu),
+    "diag": X.diag, "diagonal": X.diagonal, "cumsum": X.cumsum,
+    "cumsum_": _iunary(X.cumsum),
+    "tile": K.tile, "repeat_interleave": K.repeat_interleave,
+    "floor": U.floor, "ceil": U.ceil, "round": U.round, "trunc": U.trunc,
+    "floor_": _iunary(U.floor), "ceil_": _iunary(U.ceil), "round_": _iunary(U.round),
+    "trunc_": _iunary(U.trunc), "exp2": U.exp2, "log10": U.log10, "sinh": U.sinh,
+    "cosh": U.cosh, "asin": U.asin, "acos": U.acos, "atan": U.atan, "arcsin": U.asin,
+    "arccos": U.acos, "arctan": U.atan, "fix": U.trunc, "erf": A.erf,
+    "logical_and": B.logical_and, "logical_or": B.logical_or, "logical_xor": B.logical_xor,
+    "isnan": B.isnan, "isinf": B.isinf, "isfinite": B.isfinite,
+    "square_": _iunary(U.square), "short": _cast(int16),
+    "char": _cast(int8), "byte": _cast(uint8),
+})
+
+# torch reads numpy's ``axis``/``keepdims`` as ``dim``/``keepdim``
+for _name in ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",
+              "prod", "logsumexp", "norm", "softmax", "log_softmax", "all", "any", "cumsum",
+              "squeeze", "unsqueeze", "sort", "argsort", "topk", "gather", "index_select",
+              "count_nonzero"):
+    METHODS[_name] = numpy_aliases(METHODS[_name])
 
 # Python operators (not the named methods) step aside for operands of other types.
 for _name in ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "pow", "rpow",

@@ -65,7 +65,11 @@ def embed(g: Any, shape: tuple, key: Any) -> Any:
 
 def _np_key(key: Any) -> Any:
     if isinstance(key, tuple):
-        return tuple(k._data if isinstance(k, Tensor) else k for k in key)
+        return tuple(k._data if isinstance(k, Tensor) else
+                     np.arange(k.start, k.stop, k.step) if isinstance(k, range) else k
+                     for k in key)
+    if isinstance(key, range):  # ``x[range(n)]``: torch reads a range as a list of indices
+        return np.arange(key.start, key.stop, key.step)
     return key._data if isinstance(key, Tensor) else key
 
 
@@ -210,6 +214,8 @@ class PermuteBackward0(Node):
 
 
 def permute(x: Tensor, *dims: Any) -> Tensor:
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = _shape_arg(dims)
     nd = x._data.ndim
     if len(dims) != nd:
@@ -366,6 +372,8 @@ class ExpandBackward0(Node):
 
 
 def expand(x: Tensor, *shape: Any) -> Tensor:
+    if not shape:
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     shape = _shape_arg(shape)
     src = x._data.shape
     if len(shape) < len(src):
@@ -554,7 +562,7 @@ class IndexBackward0(Node):
 def _is_advanced(k: Any) -> bool:
     if isinstance(k, Tensor):
         return k._data.ndim > 0 or k.dtype._cat == 0 or k.dtype is uint8
-    return isinstance(k, (list, np.ndarray))
+    return isinstance(k, (list, np.ndarray, range))
 
 
 def _index_array(k: Any) -> np.ndarray:
@@ -578,7 +586,7 @@ _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or b
 
 def _check_key(k: Any) -> None:
     if k is None or k is Ellipsis or isinstance(k, (slice, int, Tensor, list, np.ndarray,
-                                                      np.integer, np.bool_)):
+                                                      np.integer, np.bool_, range)):
         return
     raise IndexError(_BAD_INDEX.format(type(k).__name__))
 

@@ -192,11 +192,18 @@ class MaskedFillBackward0(Node):
 
 def masked_fill(x: Tensor, mask: Tensor, value: float) -> Tensor:
     if mask.dtype is not bool_:
-        raise RuntimeError(
-            f"masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{mask.dtype.name}"
-        )
+        from .gather import masked_fill_check
+
+        masked_fill_check(mask)
     node = node_for(MaskedFillBackward0, x)
+    if mask._data.shape != x._data.shape:
+        try:
+            shape = np.broadcast_shapes(mask._data.shape, x._data.shape)
+        except ValueError:
+            raise c.broadcast_error(mask._data.shape, x._data.shape) from None
+        if shape != x._data.shape:
+            raise RuntimeError(f"masked_fill_: expected mask to broadcast to the input shape "
+                               f"{list(x._data.shape)}, got {list(mask._data.shape)}")
     out = make(np.where(mask._data, np.asarray(value, dtype=x.dtype.np), x._data), x.dtype, node)
     if node is not None:
         node.save("mask", mask)
@@ -292,8 +299,12 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         data = losses if nd == 2 else losses.reshape(())
         total = np.zeros((), dtype=dt)
     else:
-        total = w.sum(dtype=dt)
-        data = losses.sum(dtype=dt)
+        from .cascade import nll_sum
+
+        # torch adds -x[i, t_i] * w row by row in a cascade; the weights likewise
+        total = nll_sum(w, keep) if weight is not None else dt.type(int(keep.sum()))
+        data = dt.type(0) - nll_sum(x2[rows, cols] * w if weight is not None else
+                                     x2[rows, cols], keep)
         if reduction == 1:
             data = data / total
             coef = np.where(keep, coef / total, coef)
@@ -349,7 +360,13 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
     y = target._data if target.dtype is dt else target._data.astype(dt.np)
     d = x - y
     sq = np.multiply(d, d, out=d)
-    data = sq if reduction == 0 else (sq.mean(dtype=dt.np) if reduction == 1 else sq.sum())
+    if reduction:  # torch: loss.mean() is loss.sum() / numel, adding in torch's order
+        from .reduce import _np_mean, _sum_data
+
+        data = _np_mean(sq, dt) if reduction == 1 else _sum_data(sq, tuple(range(sq.ndim)),
+                                                                 False, dt)
+    else:
+        data = sq
     node = node_for(MseLossBackward0, input, target)
     out = make(data, dt, node)
     if node is not None:

@@ -13,6 +13,7 @@ import numpy as np
 from .._dtype import bool_, float32, get_default_dtype, int64
 from .._dtype import dtype as DType
 from . import common as c
+from .cascade import GRAIN_SIZE, torch_sum, vec_sum_rows
 from .common import Node, Tensor, make, node_for, norm_dims
 
 
@@ -53,14 +54,14 @@ def sum(x: Tensor, dim: Any = None, keepdim: bool = False, *,  # noqa: A001
     dt = _sum_dtype(x, dtype)
     if dim is None:
         node = node_for(SumBackward0, x)
-        out = make(data.sum(dtype=dt.np), dt, node)
+        out = make(_sum_data(data, tuple(range(data.ndim)), False, dt), dt, node)
         if node is not None:
             node._saved["self_sym_sizes"] = data.shape
         return out
     dims = norm_dims(dim, data.ndim)
     node = node_for(SumBackward1, x)
-    out = make(data.sum(axis=dims, keepdims=keepdim, dtype=dt.np) if data.ndim else
-               data.astype(dt.np), dt, node)
+    out = make(_sum_data(data, dims, keepdim, dt) if data.ndim else data.astype(dt.np), dt,
+               node)
     if node is not None:
         node._saved.update(dim=dims, keepdim=keepdim, self_sym_sizes=data.shape)
         c.show_saved(node, dim=c.shown_dims(dim))
@@ -138,11 +139,25 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *,
     return out
 
 
-def _np_mean(data: np.ndarray, dt: DType, **kw: Any) -> Any:
-    """numpy's mean; of no elements nan, without numpy's "Mean of empty slice" warning."""
+def _sum_data(data: np.ndarray, axes: tuple, keepdims: bool, dt: DType) -> Any:
+    """The sum in ``dt``; float32/float64 adding in torch's order (so it rounds as torch)."""
+    if dt.np.kind == "f" and dt.np.itemsize >= 4:
+        return torch_sum(data if data.dtype == dt.np else data.astype(dt.np), axes, keepdims)
+    return data.sum(axis=axes, keepdims=keepdims, dtype=dt.np)
+
+
+def _np_mean(data: np.ndarray, dt: DType, axis: Any = None, keepdims: bool = False) -> Any:
+    """torch's mean: the sum divided by the count (of no elements: nan, without numpy's
+    "Mean of empty slice" warning)."""
+    axes = tuple(range(data.ndim)) if axis is None else tuple(axis)
+    n = 1
+    for d in axes:
+        n *= data.shape[d]
+    if data.size and dt.np.kind == "f" and dt.np.itemsize >= 4:
+        return _sum_data(data, axes, keepdims, dt) / dt.np.type(n)
     if data.size:
-        return data.mean(dtype=dt.np, **kw)
-    return data.sum(dtype=dt.np, **kw) / dt.np.type(0)
+        return data.mean(axis=axis, dtype=dt.np, keepdims=keepdims)
+    return data.sum(axis=axis, dtype=dt.np, keepdims=keepdims) / dt.np.type(0)
 
 
 # ---- max / min -------------------------------------------------------------------------------
@@ -387,10 +402,11 @@ def _var(x: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, std
                       UserWarning, stacklevel=3)
         dev = data - _np_mean(data, x.dtype, axis=axes, keepdims=True)
         v = (dev * dev).sum(axis=axes, keepdims=keepdim) / data.dtype.type(n - corr)
-    else:
-        v = data.var(axis=axes, ddof=corr, keepdims=keepdim)
+    else:  # torch accumulates in double (Welford) and rounds once at the end
+        v = data.astype(np.float64).var(axis=axes, ddof=corr, keepdims=keepdim)
     if std:
         v = np.sqrt(v)
+    v = np.asarray(v).astype(data.dtype, copy=False)
     node = node_for(StdBackward0 if std else VarBackward0, x)
     out = make(v, x.dtype, node)
     if node is not None:
@@ -527,9 +543,28 @@ def _rowsum(a: np.ndarray, d: int) -> np.ndarray:
     return a.sum(axis=d, keepdims=True)
 
 
+def _lastdim_rows(data: np.ndarray, d: int) -> np.ndarray | None:
+    """``data`` as (rows, n) when torch's last-dim softmax kernel applies and the tensor is
+    small enough to replay its arithmetic here (float32/float64 over the last dim)."""
+    if (d == data.ndim - 1 and data.dtype.kind == "f" and data.dtype.itemsize >= 4
+            and 0 < data.size < GRAIN_SIZE):
+        return data.reshape(-1, data.shape[-1])
+    return None
+
+
+def _rounded(fn: Any, a: np.ndarray) -> np.ndarray:
+    """``fn`` in double rounded to float32 (torch's float32 exp/log agree 98-99% of the time)."""
+    return fn(a.astype(np.float64)).astype(a.dtype) if a.dtype.itemsize == 4 else fn(a)
+
+
 def _log_softmax_data(data: np.ndarray, d: int) -> np.ndarray:
     if not data.ndim or not data.size:
         return data - data
+    rows = _lastdim_rows(data, d)
+    if rows is not None:  # torch: (x - max) - log(sum(exp(x - max))), its order of additions
+        t = rows - rows.max(axis=1, keepdims=True)
+        ls = _rounded(np.log, vec_sum_rows(_rounded(np.exp, t)))
+        return (t - ls[:, None]).reshape(data.shape)
     m = data.max(axis=d, keepdims=True)
     # always shift by the max, as torch: without it log(sum(exp)) loses the precision of
     # log-probabilities near 0 (log_softmax([-2, 5]) was off by 2e-4 relative)
@@ -549,7 +584,11 @@ def softmax(x: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
         raise NotImplementedError('"softmax_lastdim_kernel_impl" not implemented for '
                                   f"'{_scalar_name(x.dtype)}'")
     d = _softmax_dim(x, dim)
-    if data.ndim:
+    rows = _lastdim_rows(data, d) if data.ndim else None
+    if rows is not None:  # torch: exp(x - max) * (1 / sum), its order of additions
+        e = _rounded(np.exp, rows - rows.max(axis=1, keepdims=True))
+        y = (e * (data.dtype.type(1) / vec_sum_rows(e))[:, None]).reshape(data.shape)
+    elif data.ndim:
         e = np.exp(data - data.max(axis=d, keepdims=True))
         y = e / e.sum(axis=d, keepdims=True)
     else:
@@ -636,18 +675,35 @@ class LinalgVectorNormBackward0(Node):
             return g * c.sign(x)
         if p == 2:
             return c.where(y == 0, 0.0, g * x / y)
-        if p == float("inf"):
+        if p == float("inf") or p == float("-inf"):
             mask = (c.abs_(x) == y) * 1.0
             return g * c.sign(x) * mask / c.sum_keep(mask, dims)
         scale = c.where(y == 0, 0.0, g / y ** (p - 1))
         return scale * x * c.abs_(x) ** (p - 2)
 
 
-def norm(x: Tensor, p: Any = 2, dim: Any = None, keepdim: bool = False) -> Tensor:
+def norm(x: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
+         dtype: DType | None = None) -> Tensor:
     """``x.norm(p, dim)``: the vector p-norm over ``dim`` (all elements by default)."""
     data = c.unary_data(x, "norm")
-    if p == "fro":
+    if p is None or p == "fro":
         p = 2
+    elif isinstance(p, str):
+        if p != "nuc":
+            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+        if data.ndim < 2:
+            raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                               "dimensions.")
+        raise NotImplementedError("the nuclear norm is not supported by autograd_lab")
+    elif not isinstance(p, (int, float, np.number)):
+        raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
+                        f"not {type(p).__name__}")
+    if not x.dtype.is_floating_point:
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {_scalar_name(x.dtype)}")
+    if dtype is not None and dtype is not x.dtype:
+        x = x.to(dtype)
+        data = x._data
     dims = norm_dims(dim, data.ndim)
     axes = dims if data.ndim else ()
     a = np.abs(data)
@@ -657,6 +713,8 @@ def norm(x: Tensor, p: Any = 2, dim: Any = None, keepdim: bool = False) -> Tenso
         v = a.sum(axis=axes, keepdims=keepdim)
     elif p == float("inf"):
         v = a.max(axis=axes, keepdims=keepdim)
+    elif p == float("-inf"):
+        v = a.min(axis=axes, keepdims=keepdim)
     elif p == 0:
         v = (a != 0).sum(axis=axes, keepdims=keepdim).astype(data.dtype)
     else:

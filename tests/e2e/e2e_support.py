@@ -27,7 +27,8 @@ FIGURE_DIR = REPO / "figures"
 ARTIFACTS = REPO / "test-artifacts" / "e2e"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage"]  # containers often have a tiny /dev/shm
 TOKEN = "autograd-lab-e2e"
 VIEWPORT = {"width": 1400, "height": 1000}
 
@@ -237,14 +238,27 @@ def chromium(profile: Path) -> Iterator[object]:
 # ---- JupyterLab pages --------------------------------------------------------------------------
 
 def open_notebook(page, server: Server, rel: str, timeout: float = 90_000) -> None:
-    """Open ``rel`` (relative to the server root) and wait for its kernel to be idle."""
+    """Open ``rel`` (relative to the server root): all its cells shown, its kernel idle."""
+    n = len(server.api("GET", f"/api/contents/{rel}?type=notebook")["content"]["cells"])
     page.goto(server.url(f"/lab/tree/{rel}", reset=""))
-    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=timeout)
+    # JupyterLab attaches the cells of a long notebook a few at a time
+    page.wait_for_function("(n) => document.querySelectorAll("
+                           "'.jp-NotebookPanel .jp-Notebook .jp-Cell').length >= n",
+                           arg=max(n, 1), timeout=timeout)
     # the toolbar's execution indicator says idle too early; the status bar item does not
     page.wait_for_selector(f'{KERNEL_STATUS}:has-text("| Idle")', timeout=timeout)
 
 
 def run_all(page) -> None:
+    """Clear every output, then Run All.
+
+    Clearing first makes the saved prompts (``[1]:`` ... from the committed run) go blank,
+    so a numbered prompt afterwards can only come from this run.
+    """
+    page.click('.lm-MenuBar-item:has-text("Edit")')
+    page.click('.lm-Menu-item[data-command="editmenu:clear-all"]')
+    page.wait_for_function("""() => [...document.querySelectorAll(
+        '.jp-Notebook .jp-CodeCell .jp-InputPrompt')].every(p => !/\\d/.test(p.textContent))""")
     page.click('.lm-MenuBar-item:has-text("Run")')
     page.click('.lm-Menu-item[data-command="runmenu:run-all"]')
 
@@ -266,12 +280,14 @@ def wait_run_all(page, timeout: float = 180) -> list[str]:
     """
     deadline = time.monotonic() + timeout
     quiet_since = None
+    started = False  # run_all blanked the prompts: any other prompt comes from this run
     while True:
         state = page.evaluate(PROGRESS_JS, KERNEL_STATUS)
         prompts = state["prompts"]
         if prompts and all(re.fullmatch(r"\[\d+\]:", p) for p in prompts):
             return prompts
-        idle = state["status"].endswith("| Idle") and "[*]:" not in prompts
+        started = started or any(p != "[ ]:" for p in prompts)
+        idle = started and state["status"].endswith("| Idle") and "[*]:" not in prompts
         if idle:
             quiet_since = quiet_since or time.monotonic()
             if time.monotonic() - quiet_since > 1.5:
@@ -284,10 +300,10 @@ def wait_run_all(page, timeout: float = 180) -> list[str]:
 
 
 def save_notebook(page, server: Server, rel: str) -> dict:
-    """Save from the browser (Ctrl+S) and return the notebook as the server wrote it."""
+    """Save from the browser (File > Save) and return the notebook as the server wrote it."""
     before = server.api("GET", f"/api/contents/{rel}?content=0")["last_modified"]
-    page.click(".jp-NotebookPanel .jp-Notebook")
-    page.keyboard.press("Control+s")
+    page.click('.lm-MenuBar-item:has-text("File")')
+    page.click('.lm-Menu-item[data-command="docmanager:save"]')
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         model = server.api("GET", f"/api/contents/{rel}?content=0")

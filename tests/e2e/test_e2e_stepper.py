@@ -403,10 +403,13 @@ def test_course_stepper_follows_the_engine(course_stepper):
 
 
 def screenshot_stepper(cs: dict) -> None:
-    """A frame where gradients meet (else the middle one): test-artifacts, and the README's."""
+    """A node running where gradients meet (else past half way): test-artifacts, the README."""
     root, want = cs["root"], cs["want"]
-    summed = [i for i, c in enumerate(want["captions"]) if "summed" in c or " + " in c]
-    k = summed[0] if summed else want["n"] // 2
+    nodes = [i for i, _, _ in want["ran"]]
+    summed = [i for i in nodes if "summed" in want["captions"][i]]
+    k = summed[0] if summed else min(nodes, key=lambda i: abs(i - 0.6 * want["n"]))
+    button(root, "Reset").click()  # also stops Play for good
+    wait_frame(root, want, 0)
     kernel_eval(cs["kernel"], f"""
 import gc as _gc, sys as _sys
 from autograd_lab.viz import BackwardStepper as _BS
@@ -414,6 +417,7 @@ next(o for o in _gc.get_objects() if isinstance(o, _BS) and o.model_id == {cs['m
 _sys.stdout.write("null")""")
     wait_frame(root, want, k)
     root.scroll_into_view_if_needed()
+    root.page.evaluate("() => document.activeElement && document.activeElement.blur()")
     root.screenshot(path=str(artifact("stepper.png")))
     if UPDATE_SCREENSHOT:
         root.screenshot(path=str(FIGURE_DIR / "stepper_screenshot.png"))

@@ -74,6 +74,7 @@ def test_graphs_show_on_first_open_once_trusted(course, lab, lab_env, page):
     for i in cells:
         assert shown[i]["svg"] == 0
         assert any("AutogradDigraph" in t or "Digraph" in t for t in shown[i]["text"]), shown[i]
+    page.locator(".jp-Notebook .jp-Cell").nth(cells[0]).scroll_into_view_if_needed()
     page.screenshot(path=str(artifact(f"untrusted_{notebook.stem}.png")))
     page.close()
     shutdown_kernels(lab)

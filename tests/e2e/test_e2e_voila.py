@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import importlib.util
 import re
 
 import pytest
 from e2e_support import (
+    REPO,
     artifact,
     code_cells,
     copy_course,
@@ -17,14 +20,13 @@ from e2e_support import (
     voila_server,
 )
 
-pytestmark = pytest.mark.browser
-
 LIT_JS = """(root) => [...root.querySelectorAll('svg g.node')].filter(g => {
     const s = g.querySelector(':scope > polygon, :scope > ellipse');
     return s && getComputedStyle(s).fill === 'rgb(255, 213, 79)';
   }).map(g => g.id)"""
 
 
+@pytest.mark.browser
 def test_stepper_notebook_as_a_voila_app(browser, tmp_path):
     found = stepper_notebooks()
     assert found, "no course notebook builds a BackwardStepper"
@@ -47,6 +49,7 @@ def test_stepper_notebook_as_a_voila_app(browser, tmp_path):
             assert code_line not in text  # the code is hidden
             assert text.count("Traceback (most recent call last)") == raising, text[-3000:]
             assert "There was an error when executing cell" not in text
+            assert page.evaluate("() => [...document.images].every(i => i.naturalWidth > 0)")
 
             # the caption is re-created at each frame: look it up from the stepper every time
             caption = stepper.locator(".agl-caption")
@@ -71,3 +74,34 @@ def test_stepper_notebook_as_a_voila_app(browser, tmp_path):
             stepper.screenshot(path=str(artifact(f"voila_{notebook.stem}.png")))
         finally:
             page.close()
+
+
+def test_voila_app_inlines_figures_outside_the_notebook_folder(tmp_path):
+    """Plain Voila aborts the page on ``../figures/x.svg``; ``scripts/voila_app.py`` inlines it."""
+    from jupyter_server.services.contents.filemanager import FileContentsManager
+    from nbconvert.filters.markdown_mistune import MarkdownWithMath
+    from tornado.web import HTTPError
+    from voila.exporter import VoilaMarkdownRenderer
+
+    spec = importlib.util.spec_from_file_location("voila_app", REPO / "scripts" / "voila_app.py")
+    app = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(app)
+    course = copy_course(tmp_path / "course")
+    figure = next((course / "figures").glob("*.svg"))
+    cm = FileContentsManager(root_dir=str(course / "notebooks"))  # Voila: the notebook's folder
+    text = f"![a figure](../figures/{figure.name})"
+
+    def render(cls):
+        renderer = cls(escape=False, attachments={}, contents_manager=cm, anchor_link_text="")
+        return MarkdownWithMath(renderer=renderer).render(text)
+
+    with pytest.raises(HTTPError, match="outside root contents directory"):
+        render(VoilaMarkdownRenderer)
+    page = render(app.CourseMarkdownRenderer)
+    src = re.search(r'<img src="([^"]+)"', page).group(1)
+    assert src.startswith("data:image/svg+xml;base64,")
+    assert base64.b64decode(src.split(",", 1)[1]) == figure.read_bytes()
+    # remote, absolute and missing links are left to Voila as they are
+    assert app._inline(cm.root_dir, "https://example.org/x.svg") is None
+    assert app._inline(cm.root_dir, "/etc/passwd") is None
+    assert app._inline(cm.root_dir, "../figures/missing.svg") is None

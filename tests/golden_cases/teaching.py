@@ -643,7 +643,7 @@ for k in range(3):
     with torch.no_grad():
         W += -0.05 * W.grad
         v += -0.05 * v.grad
-    print(k, loss.item())
+    print(k, f"{loss.item():.4f}")
 result = (loss, W, v)
 """)
 
@@ -773,7 +773,7 @@ for k in range(3):
     W.grad = None
     loss.backward()
     W.data += -50 * W.grad
-    print(loss.item())
+    print(f"{loss.item():.4f}")
 result = (loss, W[0, :5])
 """)
 
@@ -893,7 +893,7 @@ for i in range(4):
     lr = 0.1 if i < 2 else 0.01
     for p in parameters:
         p.data += -lr * p.grad
-    lossi.append(loss.log10().item())
+    lossi.append(round(loss.log10().item(), 4))
 print(lossi)
 result = loss
 """)
@@ -1026,7 +1026,7 @@ cmp('counts', dcounts, counts)
 cmp('norm_logits', dnorm_logits, norm_logits)
 cmp('logit_maxes', dlogit_maxes, logit_maxes)
 cmp('logits', dlogits, logits)
-result = (dlogits, dlogit_maxes)
+result = dlogits
 """)
 
 with_ninja("ninja_manual_part2", """
@@ -1063,7 +1063,7 @@ for name, d, t in [('h', dh, h), ('W2', dW2, W2), ('b2', db2, b2), ('hpreact', d
                    ('hprebn', dhprebn, hprebn), ('embcat', dembcat, embcat),
                    ('W1', dW1, W1), ('b1', db1, b1), ('emb', demb, emb), ('C', dC, C)]:
     print(name, torch.allclose(d, t.grad, atol=1e-6))
-result = (dC, dW1)
+result = dW1
 """)
 
 with_ninja("ninja_fast_cross_entropy", """
@@ -1073,17 +1073,17 @@ dlogits = F.softmax(logits, 1)
 dlogits[range(n), Yb] -= 1
 dlogits /= n
 cmp('logits', dlogits, logits)
-print(dlogits.sum(1))
+print(torch.allclose(dlogits.sum(1), torch.zeros(n), atol=1e-6))
 result = dlogits
 """)
 
 with_ninja("ninja_fast_batchnorm", """
 hpreact_fast = bngain * (hprebn - hprebn.mean(0, keepdim=True)) / torch.sqrt(
     hprebn.var(0, keepdim=True, unbiased=True) + 1e-5) + bnbias
-print('max diff:', (hpreact_fast - hpreact).abs().max())
+print('max diff small:', (hpreact_fast - hpreact).abs().max().item() < 1e-6)
 dhpreact = hpreact.grad
 dhprebn = bngain*bnvar_inv/n * (n*dhpreact - dhpreact.sum(0) - n/(n-1)*bnraw*(dhpreact*bnraw).sum(0))
-cmp('hprebn', dhprebn, hprebn)
+print('hprebn', torch.allclose(dhprebn, hprebn.grad, atol=1e-6))
 result = dhprebn
 """)
 
@@ -1092,7 +1092,7 @@ grads = [p.grad for p in parameters]
 with torch.no_grad():
     for p, grad in zip(parameters, grads):
         p.data += -0.1 * grad
-result = (W2, b2)
+result = (W2.detach(), b2.detach())
 """)
 
 # ---- d2l-style autograd chapter -------------------------------------------------------------------
@@ -1328,7 +1328,7 @@ for epoch in range(3):
     sgd([w, b], 0.1, 6)
     with torch.no_grad():
         train_l = squared_loss(linreg(X, w, b), y)
-        print(f'epoch {epoch + 1}, loss {float(train_l.mean()):f}')
+        print(f'epoch {epoch + 1}, loss {float(train_l.mean()):.4f}')
 print(f'error in estimating w: {true_w - w.reshape(true_w.shape)}')
 print(f'error in estimating b: {true_b - b}')
 result = (w, b)
@@ -1344,7 +1344,7 @@ def softmax(X):
     return X_exp / partition
 
 X_prob = softmax(torch.tensor([[0.1, 0.5, -0.2, 0.3, 1.0], [2.0, -1.0, 0.0, 0.5, 0.5]]))
-print(X_prob, X_prob.sum(1))
+print(X_prob, X_prob.sum(1).round(decimals=4))
 y = torch.tensor([0, 2])
 y_hat = torch.tensor([[0.1, 0.3, 0.6], [0.3, 0.2, 0.5]])
 print(y_hat[[0, 1], y])
@@ -2014,12 +2014,13 @@ print(torch.diag(m), m.diagonal())
 result = (torch.diag(x), torch.diag(m))
 """)
 
-case("op_einsum_matmul", """
+case("op_matmul_forms", """
 a = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
 b = torch.tensor([[0.5, -1.0], [2.0, 0.25]])
-c = torch.einsum('ij,jk->ik', a, b)
-c.sum().backward()
-result = (c, a.grad, torch.allclose(c, a @ b))
+c = a @ b
+d = torch.mm(a, b) + a.matmul(b) + torch.matmul(a, b[:, 0])[:, None]
+(c.sum() + d.sum()).backward()
+result = (c, d, a.grad)
 """)
 
 case("op_broadcast_to_expand", """
@@ -2169,7 +2170,7 @@ case("op_softmax_variants", """
 x = torch.tensor([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
 print(torch.softmax(x, dim=1), F.softmax(x, dim=0), x.softmax(-1))
 print(F.log_softmax(x, dim=1))
-result = F.log_softmax(x, dim=1).exp().sum(1)
+result = torch.allclose(F.log_softmax(x, dim=1).exp().sum(1), torch.ones(2))
 """)
 
 case("op_activations", """
@@ -2300,4 +2301,166 @@ case("int8_overflow_scalar", """
 x = torch.tensor([100, -100, 5], dtype=torch.int8)
 print(x + 200, x * 3, x == 261)
 result = (x + 200, x == 261)
+""")
+
+# ---- errors students hit with the indexing/sorting ops --------------------------------------------
+
+_EDGE = {
+    "gather_out_of_bounds": "x.gather(1, torch.tensor([[0], [5]]))",
+    "gather_float_index": "x.gather(1, torch.tensor([[0.], [1.]]))",
+    "gather_ndim_mismatch": "x.gather(1, torch.tensor([0, 1]))",
+    "gather_index_too_large": "x.gather(1, torch.tensor([[0, 1], [1, 1], [0, 0]]))",
+    "gather_smaller_index": "result = x.gather(1, torch.tensor([[0, 1, 2, 0]]))",
+    "gather_negative_index": "result = x.gather(1, torch.tensor([[-1], [0]]))",
+    "index_select_out_of_range": "x.index_select(1, torch.tensor([0, 5]))",
+    "index_select_2d_index": "x.index_select(1, torch.tensor([[0, 1]]))",
+    "index_select_float_index": "x.index_select(1, torch.tensor([0.]))",
+    "scatter_out_of_bounds": "x.clone().scatter_(1, torch.tensor([[0], [5]]), 1.0)",
+    "scatter_dtype_mismatch": "x.clone().scatter_(1, torch.tensor([[0], [1]]), torch.tensor([[1]]))",
+    "scatter_add_number": "x.clone().scatter_add_(1, torch.tensor([[0], [1]]), 1.0)",
+    "scatter_leaf_inplace": "x.clone().requires_grad_().scatter_(1, torch.tensor([[0], [1]]), 1.0)",
+    "one_hot_num_classes_zero": "F.one_hot(torch.tensor([0, 1]), num_classes=0)",
+    "one_hot_empty_infer": "F.one_hot(torch.tensor([], dtype=torch.long))",
+    "one_hot_empty_given": "result = F.one_hot(torch.tensor([], dtype=torch.long), 3)",
+    "one_hot_0d": "result = F.one_hot(torch.tensor(2), 3)",
+    "one_hot_int32": "F.one_hot(torch.tensor([0, 1], dtype=torch.int32), 3)",
+    "topk_k_too_large": "x.topk(4)",
+    "topk_dim0": "result = x.topk(2, dim=0)",
+    "topk_smallest": "result = x.topk(2, largest=False)",
+    "topk_0d": "result = torch.tensor(3.).topk(1)",
+    "sort_ties_stable": "result = torch.tensor([2., 1., 2., 1., 3.]).sort(descending=True)",
+    "sort_ties_ascending": "result = torch.tensor([2., 1., 2., 1., 3.]).sort()",
+    "sort_nan": "result = torch.tensor([2., float('nan'), -1.]).sort()",
+    "tril_big_diagonal": "result = x.tril(5)",
+    "tril_1d": "torch.tensor([1., 2.]).tril()",
+    "cumsum_no_dim": "x.cumsum()",
+    "cumsum_int32": "result = torch.tensor([1, 2], dtype=torch.int32).cumsum(0)",
+    "cumsum_bool": "result = torch.tensor([True, True]).cumsum(0)",
+    "cumsum_dtype": "result = x.cumsum(1, dtype=torch.float64)",
+    "nonzero_0d": "result = torch.nonzero(torch.tensor(2.))",
+    "nonzero_as_tuple": "result = torch.nonzero(x, as_tuple=True)",
+    "count_nonzero_dim": "result = torch.count_nonzero(x - 2, dim=0)",
+    "masked_fill_long_mask": "x.masked_fill(torch.tensor([1, 0, 1]), 0.)",
+    "masked_fill_bad_shape": "x.masked_fill(torch.tensor([True, False]), 0.)",
+    "masked_fill_broadcast_mask": "result = x.masked_fill(torch.tensor([True, False, True]), -1.)",
+    "floor_int": "result = torch.tensor([1, -2]).floor()",
+    "floor_bool": "torch.tensor([True]).floor()",
+    "round_decimals_int": "torch.tensor([1, 2]).round(decimals=1)",
+    "round_decimals": "result = torch.tensor([1.25, 2.35, -0.15]).round(decimals=1)",
+    "round_negative_decimals": "result = torch.tensor([125., 150., 249.]).round(decimals=-2)",
+    "diag_offset": "result = torch.diag(torch.tensor([1, 2]), -1)",
+    "diagonal_offset": "result = x.diagonal(1)",
+    "repeat_interleave_dim": "result = x.repeat_interleave(2, dim=0)",
+    "tile_short_dims": "result = torch.tile(x, (2,))",
+    "hstack_2d": "result = torch.hstack([x, x])",
+    "vstack_scalar_rows": "result = torch.vstack([torch.tensor(1.), torch.tensor(2.)])",
+    "logical_and_numbers": "result = torch.logical_and(torch.tensor([0, 1, 2]), torch.tensor([1, 1, 0]))",
+    "isnan_int": "result = torch.isnan(torch.tensor([1, 2]))",
+    "norm_p_none": "result = x.norm(p=None)",
+    "norm_negative_p": "result = x[0].norm(-1)",
+    "norm_neg_inf": "result = x[0].norm(float('-inf'))",
+    "norm_fro_dims": "result = x.norm(p='fro', dim=(0, 1))",
+    "norm_list_p": "x.norm(p=[1])",
+    "norm_bool": "torch.tensor([True]).norm()",
+    "norm_dtype": "result = x.norm(dtype=torch.float64)",
+    "zeros_size_kwarg": "result = torch.zeros(size=(2, 1)) + torch.ones(size=[1, 3])",
+    "sum_axis_keepdims": "result = x.sum(axis=1, keepdims=True)",
+    "mean_axis_tuple": "result = torch.mean(x, axis=(0, 1))",
+    "argmax_axis": "result = x.argmax(axis=0)",
+    "cat_axis": "result = torch.cat([x, x], axis=1)",
+    "max_axis_keepdims": "result = x.max(axis=1, keepdims=True)",
+    "out_resize_warning": "out = torch.zeros(3)\nresult = torch.add(x[0], 1, out=out)",
+    "out_requires_grad": "torch.mul(x.requires_grad_(), 2, out=torch.zeros(2, 3))",
+    "out_cast_error": "torch.mul(x, x, out=torch.zeros(2, 3, dtype=torch.int64))",
+    "out_upcast": "out = torch.zeros(2, 3, dtype=torch.float64)\ntorch.mul(x, x, out=out)\nresult = out",
+    "out_under_no_grad": "w = x.clone().requires_grad_()\nout = torch.zeros(2, 3)\nwith torch.no_grad():\n    torch.mul(w, 2, out=out)\nresult = (out, out._version)",
+    "setitem_range": "y = x.clone()\ny[range(2), [0, 2]] = 0.\nresult = y",
+    "index_empty_range": "result = x[range(0)]",
+    "bce_shape_mismatch": "F.binary_cross_entropy(torch.tensor([0.5, 0.2]), torch.tensor([[1.], [0.]]))",
+    "bce_out_of_range": "F.binary_cross_entropy(torch.tensor([1.5]), torch.tensor([1.]))",
+    "bce_extremes": "result = F.binary_cross_entropy(torch.tensor([0., 1.]), torch.tensor([1., 0.]))",
+    "bce_logits_shape_mismatch": "F.binary_cross_entropy_with_logits(torch.tensor([0.5, 0.2]), torch.tensor([[1.], [0.]]))",
+    "bce_logits_long_target": "F.binary_cross_entropy_with_logits(torch.tensor([0.5, 0.2]), torch.tensor([1, 0]))",
+    "embedding_out_of_range": "F.embedding(torch.tensor([5]), torch.zeros(3, 2))",
+    "embedding_float_index": "F.embedding(torch.tensor([1.]), torch.zeros(3, 2))",
+    "embedding_padding_repr": "result = repr(nn.Embedding(5, 2, padding_idx=0)) + repr(nn.Embedding(4, 3, padding_idx=-1))",
+    "module_reprs_new": "result = [repr(m) for m in (nn.LeakyReLU(0.2, inplace=True), nn.GELU('tanh'), nn.ELU(), nn.Softplus(), nn.L1Loss(), nn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.])))]",
+    "l1_loss_broadcast_warning": "result = F.l1_loss(torch.tensor([1., 2.]), torch.tensor([[1.], [0.]]))",
+    "type_of_things": "result = [str(type(v)) for v in (x, x.shape, x.dtype, nn.Parameter(x), (x * 2).grad_fn)]",
+}
+
+for _name, _code in _EDGE.items():
+    case(f"edge_{_name}", "x = torch.tensor([[1., 2., 3.], [4., 5., 6.]])\n" + _code + "\n")
+
+case("edge_grads_of_new_ops", """
+x = torch.tensor([[0.5, -1.0, 2.0], [0.3, -0.2, 1.0]], requires_grad=True)
+t = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
+outs = [
+    F.binary_cross_entropy_with_logits(x, t, weight=torch.tensor([1., 2., 3.]), reduction='sum'),
+    F.binary_cross_entropy(x.sigmoid(), t, reduction='none').sum(),
+    F.gelu(x, approximate='tanh').sum(), F.softplus(x, beta=2.0).sum(), F.elu(x, alpha=0.5).sum(),
+    x.sort(dim=0, descending=True).values[0].sum(), x.topk(2).values.pow(2).sum(),
+    x.cumsum(0).mul(torch.tensor([1., 2., 3.])).sum(), x.triu(1).sum() * 3,
+    x.diagonal().pow(2).sum(), x.diag().sum(), x[0].diag(1).sum(), x.index_select(0, torch.tensor([1, 1])).sum(),
+    x.gather(0, torch.tensor([[1, 0, 1]])).pow(2).sum(), x.repeat_interleave(2, dim=1).pow(2).sum(),
+    torch.hstack([x, x * 2]).sum(), torch.vstack([x[0], x[1]]).exp().sum(),
+    x.exp2().sum() + x.sinh().sum() + x.cosh().sum() + x.atan().sum() + (x / 3).asin().sum(),
+    torch.tile(x, (2, 1)).sum(), torch.broadcast_to(x, (2, 2, 3)).sum(),
+]
+for o in outs:
+    print(o.grad_fn.name())
+sum(outs).backward()
+result = x.grad
+""")
+
+case("edge_scatter_graph", """
+src = torch.tensor([[5.0, 6.0], [7.0, 8.0]], requires_grad=True)
+base = torch.tensor([[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]], requires_grad=True)
+idx = torch.tensor([[0, 2], [1, 0]])
+out = base.scatter_add(1, idx, src * 2) + base.scatter(1, idx, 0.5)
+out.backward(torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+y = base.detach().clone().requires_grad_()
+z = y * 1
+z.scatter_(1, idx, src)
+z.sum().backward()
+result = (out, src.grad, base.grad, z, y.grad)
+""")
+
+# ---- full-precision prints: torch's order of additions ---------------------------------------------
+
+case("precision_sums_and_means", """
+x = torch.arange(1, 101, dtype=torch.float32) / 7
+m = (torch.arange(60, dtype=torch.float32).view(6, 10) * 0.37).sin()
+print(x.sum().item(), x.mean().item(), (x * 0.1).sum().item())
+print(m.sum().item(), m.sum(0).tolist()[:3], m.sum(1).tolist()[:3], m.mean(1).tolist()[:3])
+print(m.t().sum(1).tolist()[:3], m.sum((0, 1)).item(), m.view(2, 3, 10).sum((0, 2)).tolist())
+result = (x.sum(), m.sum(0), m.mean(1))
+""")
+
+case("precision_losses", """
+logits = (torch.arange(40, dtype=torch.float32).view(8, 5) * 0.91).cos() * 3
+y = torch.tensor([0, 4, 2, 2, 1, 3, 0, 4])
+print(F.cross_entropy(logits, y).item(), F.cross_entropy(logits, y, reduction='sum').item())
+print(F.log_softmax(logits, dim=1)[0].tolist())
+print(F.mse_loss(logits[:, 0], logits[:, 1]).item())
+w = torch.tensor([1.0, 0.5, 2.0, 1.5, 0.25])
+print(F.cross_entropy(logits, y, weight=w).item(), F.nll_loss(logits, y, ignore_index=2).item())
+result = F.cross_entropy(logits, y)
+""")
+
+case("precision_training_loss_prints", """
+X = (torch.arange(48, dtype=torch.float32).view(16, 3) * 0.53).sin()
+Y = torch.tensor([0, 1, 2, 1, 0, 2, 2, 1, 0, 0, 1, 2, 1, 1, 0, 2])
+W = ((torch.arange(9, dtype=torch.float32).view(3, 3) * 0.77).cos() * 0.5).requires_grad_()
+b = torch.zeros(3, requires_grad=True)
+for step in range(3):
+    loss = F.cross_entropy(X @ W + b, Y)
+    W.grad = None
+    b.grad = None
+    loss.backward()
+    with torch.no_grad():
+        W -= 0.5 * W.grad
+        b -= 0.5 * b.grad
+    print(step, loss.item())
+result = (W, b)
 """)

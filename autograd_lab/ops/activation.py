@@ -1,0 +1,204 @@
+"""Activation functions beyond relu/tanh/sigmoid: leaky_relu, gelu, silu, softplus, elu,
+and ``erf`` (which gelu is built on). One torch node each; the backward formulas are
+written with ops that work on arrays and on Tensors (so create_graph differentiates them).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import common as c
+from .common import Node, Tensor, float_dtype, make, node_for, unary_data
+
+_SQRT1_2 = 0.7071067811865476
+_INV_SQRT_2PI = 0.3989422804014327  # 1 / sqrt(2 pi)
+_SQRT_2_PI = 0.7978845608028654  # sqrt(2 / pi)
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def _np_erf(a: np.ndarray) -> np.ndarray:
+    """erf elementwise (numpy has none): computed in float64, returned in ``a``'s dtype."""
+    return np.asarray(_erf(a.astype(np.float64)), dtype=np.float64).astype(a.dtype)
+
+
+def _exp(x: Any) -> Any:
+    return c.exp(x)
+
+
+class ErfBackward0(Node):
+    """y = erf(x);  dx = g * 2/sqrt(pi) * exp(-x^2)"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        x = self.saved("self")
+        return g * (_exp(-(x * x)) * 1.1283791670955126)
+
+
+def erf(x: Tensor) -> Tensor:
+    data, dt = unary_data(x, "erf"), float_dtype(x)
+    node = node_for(ErfBackward0, x)
+    out = make(_np_erf(data.astype(dt.np, copy=False)), dt, node)
+    if node is not None:
+        node.save("self", x)
+    return out
+
+
+def _erf_any(x: Any) -> Any:
+    return erf(x) if isinstance(x, Tensor) else _np_erf(x)
+
+
+def _tanh_any(x: Any) -> Any:
+    return x.tanh() if isinstance(x, Tensor) else np.tanh(x)
+
+
+def _sigmoid_any(x: Any) -> Any:
+    if isinstance(x, Tensor):
+        return x.sigmoid()
+    one = x.dtype.type(1)
+    return one / (one + np.exp(-x))
+
+
+def _float_input(x: Tensor, name: str) -> np.ndarray:
+    data = unary_data(x, name)
+    if x.dtype._cat != 2:
+        from .reduce import _scalar_name
+
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_scalar_name(x.dtype)}\'')
+    return data
+
+
+# ---- leaky_relu -------------------------------------------------------------------------------
+
+class LeakyReluBackward0(Node):
+    """y = x if x > 0 else slope * x;  dx = g if x > 0 else slope * g"""
+
+    saved_names = ("negative_slope", "self")
+
+    def backward(self, g: Any) -> Any:
+        x = self.saved("self")
+        return c.where(x > 0, g, g * self._saved["negative_slope"])
+
+
+def leaky_relu(x: Tensor, negative_slope: float = 0.01) -> Tensor:
+    data = _float_input(x, "leaky_relu")
+    node = node_for(LeakyReluBackward0, x)
+    out = make(np.where(data > 0, data, data * data.dtype.type(negative_slope)), x.dtype, node)
+    if node is not None:
+        node._saved["negative_slope"] = negative_slope
+        node.save("self", x)
+    return out
+
+
+# ---- gelu -------------------------------------------------------------------------------------
+
+class GeluBackward0(Node):
+    """y = x * Phi(x);  dx = g * (Phi(x) + x * phi(x))  (Phi, phi: the normal cdf and pdf;
+    with approximate='tanh', Phi(x) ~ (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2)"""
+
+    saved_names = ("approximate", "self")
+
+    def backward(self, g: Any) -> Any:
+        x = self.saved("self")
+        if self._saved["approximate"] == "tanh":
+            inner = (x + x * x * x * 0.044715) * _SQRT_2_PI
+            t = _tanh_any(inner)
+            dinner = (x * x * (3 * 0.044715) + 1) * _SQRT_2_PI
+            return g * ((t + 1) * 0.5 + x * 0.5 * (-(t * t) + 1) * dinner)
+        cdf = (_erf_any(x * _SQRT1_2) + 1) * 0.5
+        pdf = _exp(x * x * -0.5) * _INV_SQRT_2PI
+        return g * (cdf + x * pdf)
+
+
+def gelu(x: Tensor, approximate: str = "none") -> Tensor:
+    data = _float_input(x, "GeluKernelImpl")
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    one, half = data.dtype.type(1), data.dtype.type(0.5)
+    if approximate == "tanh":
+        inner = data.dtype.type(_SQRT_2_PI) * (data + data.dtype.type(0.044715) * data ** 3)
+        y = half * data * (one + np.tanh(inner))
+    else:
+        y = data * half * (one + _np_erf(data * data.dtype.type(_SQRT1_2)))
+    node = node_for(GeluBackward0, x)
+    out = make(y, x.dtype, node)
+    if node is not None:
+        node._saved["approximate"] = approximate
+        node.save("self", x)
+    return out
+
+
+# ---- silu -------------------------------------------------------------------------------------
+
+class SiluBackward0(Node):
+    """y = x * sigmoid(x);  dx = g * s * (1 + x * (1 - s)),  s = sigmoid(x)"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        x = self.saved("self")
+        s = _sigmoid_any(x)
+        return g * (s * (x * (-s + 1) + 1))
+
+
+def silu(x: Tensor) -> Tensor:
+    data = _float_input(x, "silu")
+    node = node_for(SiluBackward0, x)
+    out = make(data / (data.dtype.type(1) + np.exp(-data)), x.dtype, node)
+    if node is not None:
+        node.save("self", x)
+    return out
+
+
+# ---- softplus ---------------------------------------------------------------------------------
+
+class SoftplusBackward0(Node):
+    """y = log(1 + exp(beta x)) / beta (x where beta x > threshold);
+    dx = g * sigmoid(beta x) (g where beta x > threshold)"""
+
+    saved_names = ("beta", "self", "threshold")
+
+    def backward(self, g: Any) -> Any:
+        x = self.saved("self")
+        beta, th = self._saved["beta"], self._saved["threshold"]
+        bx = x * beta
+        return c.where(bx > th, g, g * _sigmoid_any(bx))
+
+
+def softplus(x: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    data = _float_input(x, "softplus")
+    bx = data * data.dtype.type(beta)
+    y = np.where(bx > threshold, data, np.log1p(np.exp(bx)) / data.dtype.type(beta))
+    node = node_for(SoftplusBackward0, x)
+    out = make(y.astype(data.dtype, copy=False), x.dtype, node)
+    if node is not None:
+        node._saved.update(beta=beta, threshold=threshold)
+        node.save("self", x)
+    return out
+
+
+# ---- elu --------------------------------------------------------------------------------------
+
+class EluBackward0(Node):
+    """y = x if x > 0 else alpha (exp(x) - 1);  dx = g if x > 0 else g * alpha * exp(x)"""
+
+    saved_names = ("alpha", "input_scale", "scale", "self")
+
+    def backward(self, g: Any) -> Any:
+        x = self.saved("self")
+        alpha = self._saved["alpha"]
+        return c.where(x > 0, g, g * (_exp(x) * alpha))
+
+
+def elu(x: Tensor, alpha: float = 1.0) -> Tensor:
+    data = _float_input(x, "elu")
+    y = np.where(data > 0, data, data.dtype.type(alpha) * np.expm1(data))
+    node = node_for(EluBackward0, x)
+    out = make(y.astype(data.dtype, copy=False), x.dtype, node)
+    if node is not None:
+        node._saved.update(alpha=alpha, input_scale=1, scale=1)
+        node.save("self", x)
+    return out

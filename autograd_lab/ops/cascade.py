@@ -1,0 +1,343 @@
+"""torch's order of additions for float sums, so ``x.sum()`` rounds as torch's does.
+
+Floating-point addition is not associative: numpy's pairwise sum and torch's CPU kernel
+give results that differ in the last bit most of the time, and printed values
+(``tensor(0.3000)`` or ``0.30000001192092896``) show it. This module replays torch's
+``cascade_sum`` (aten/src/ATen/native/cpu/SumKernel.cpp) with numpy: the same
+TensorIterator dimension order and coalescing, the same split into SIMD lanes and
+4-way partial sums, and the same multi-level cascade, in float32 (float64) arithmetic.
+It models one thread, which is how torch sums fewer than 32768 elements (its GRAIN_SIZE)
+whatever its thread count; larger sums depend on the number of threads, and take numpy's
+fast pairwise sum here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+# Width of torch's ``Vectorized`` type in its sum kernel: 32 bytes (8 floats). torch
+# registers this kernel for AVX2 only, so AVX512 machines run the AVX2 code too.
+_VEC_BYTES = 32
+GRAIN_SIZE = 32768  # torch reduces larger tensors in parallel chunks
+
+
+def _has_avx512() -> bool:
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line for line in f if line.startswith("flags")), "").split()
+    except OSError:
+        return False
+    return {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= set(flags)
+
+
+# The softmax kernels are also built for AVX512 and use it where the CPU has it.
+SOFTMAX_VEC_BYTES = 64 if _has_avx512() else 32
+
+
+def vec_sum_rows(a: np.ndarray, vec_bytes: int = SOFTMAX_VEC_BYTES) -> np.ndarray:
+    """Each row's sum as torch's ``vec::reduce_all`` adds it: whole vectors added in turn (a
+    short tail into the first lanes), then the lanes halved pairwise; rows shorter than a
+    vector: sequentially."""
+    lanes = vec_bytes // a.itemsize
+    n = a.shape[1]
+    if n < lanes:
+        return _seq(a.T)
+    full = (n // lanes) * lanes
+    acc = a[:, :lanes].copy()
+    for k in range(lanes, full, lanes):
+        np.add(acc, a[:, k:k + lanes], out=acc)
+    if full < n:
+        np.add(acc[:, :n - full], a[:, full:], out=acc[:, :n - full])
+    while acc.shape[1] > 1:
+        h = acc.shape[1] // 2
+        acc = acc[:, :h] + acc[:, h:]
+    return acc[:, 0]
+
+
+def _seq(x: np.ndarray) -> np.ndarray:
+    """Sequential sum along axis 0 starting from +0 (``acc += x[i]``, in x's dtype)."""
+    if x.ndim == 1 and x.shape[0] <= 64:  # on scalars: no array call per element
+        acc = x.dtype.type(0)
+        for v in x:
+            acc = acc + v
+        return acc
+    acc = np.zeros(x.shape[1:], dtype=x.dtype)
+    if x.shape[0] > 64:  # long runs (rare: the cascade keeps them short)
+        return np.add.accumulate(x, axis=0)[-1] + acc
+    for v in x:
+        np.add(acc, v, out=acc)
+    return acc
+
+
+def _seq_inner(x: np.ndarray) -> np.ndarray:
+    """``_seq`` along axis 1 (runs of one cascade level, for many of them at once)."""
+    acc = np.zeros((x.shape[0],) + x.shape[2:], dtype=x.dtype)
+    for i in range(x.shape[1]):
+        np.add(acc, x[:, i], out=acc)
+    return acc
+
+
+def _ceil_log2(n: int) -> int:
+    return 0 if n <= 1 else (n - 1).bit_length()
+
+
+def _multi_row_sum(x: np.ndarray) -> np.ndarray:
+    """``multi_row_sum``: sum over axis 0 with the 4-level cascade (other axes: lanes).
+
+    Runs of ``step`` rows are summed in order; every ``step`` such sums go up a level, up to
+    four levels; the levels are added together at the end. Adding the (+0) levels that were
+    never used changes nothing, so short inputs skip them.
+    """
+    n = x.shape[0]
+    step = 1 << max(4, _ceil_log2(n) // 4)
+    chunks = n // step
+    if not chunks or not x.size:
+        return _seq(x)
+    full = chunks * step
+    lanes = x.shape[1:]
+    acc0 = _seq(x[full:])  # the rows after the last full run
+    cs = _seq_inner(x[:full].reshape((chunks, step) + lanes))  # each run's sum
+    groups = chunks // step
+    acc1 = _seq(cs[groups * step:])
+    if not groups:
+        return acc0 + acc1
+    gs = _seq_inner(cs[:groups * step].reshape((groups, step) + lanes))
+    supers = groups // step
+    acc2 = _seq(gs[supers * step:])
+    acc3 = _seq(_seq_inner(gs[:supers * step].reshape((supers, step) + lanes)))
+    return ((acc0 + acc1) + acc2) + acc3
+
+
+def _row_sum(x: np.ndarray) -> np.ndarray:
+    """``row_sum``: 4 interleaved partial sums (``x[4i + k]``), the rest added to the first."""
+    n = x.shape[0]
+    m = n // 4
+    parts = _multi_row_sum(x[:m * 4].reshape((m, 4) + x.shape[1:]))
+    p0 = parts[0]
+    for i in range(m * 4, n):
+        p0 = p0 + x[i]
+    return ((p0 + parts[1]) + parts[2]) + parts[3]
+
+
+def _inner_vectorized(x: np.ndarray, lanes: int) -> np.ndarray:
+    """``vectorized_inner_sum`` over axis 0 (contiguous), one row per other index."""
+    n = x.shape[0]
+    nvec = n // lanes
+    vec = _row_sum(x[:nvec * lanes].reshape((nvec, lanes) + x.shape[1:]))
+    acc = _seq(x[nvec * lanes:])
+    for k in range(lanes):
+        acc = acc + vec[k]
+    return acc
+
+
+def _outer(x: np.ndarray, block: int) -> np.ndarray:
+    """``vectorized_outer_sum`` (block = 4 lanes) / ``scalar_outer_sum`` (block = 4): sum over
+    axis 0; the first whole blocks of columns by the plain cascade, the rest by row_sum."""
+    cols = x.shape[1]
+    nb = (cols // block) * block
+    if nb == cols:
+        return _multi_row_sum(x)
+    if nb == 0:
+        return _row_sum(x)
+    return np.concatenate([_multi_row_sum(x[:, :nb]), _row_sum(x[:, nb:])], axis=0)
+
+
+def _reduce_slab(x: np.ndarray, s_in: list, lanes: int, itemsize: int) -> np.ndarray:
+    """One call of torch's 2-d reduction loop: ``x`` has dims (d0, d1), d0 reduced; the sum
+    for each d1 index, as that kernel adds it up."""
+    size0, size1 = x.shape
+    if s_in[0] == itemsize and size0 >= lanes:
+        return _inner_vectorized(x, lanes)
+    if s_in[1] == itemsize and size1 >= lanes:
+        return _outer(x, 4 * lanes)
+    if s_in[0] < s_in[1]:
+        return _row_sum(x)
+    return _outer(x, 4)
+
+
+def _iteration_order(shape: tuple, s_in: list, s_out: list) -> list[int]:
+    """TensorIterator's ``reorder_dimensions`` for a reduction (output first, then input)."""
+    nd = len(shape)
+    perm = list(range(nd - 1, -1, -1))
+
+    def should_swap(d0: int, d1: int) -> int:
+        for strides, is_out in ((s_out, True), (s_in, False)):
+            a, b = strides[d0], strides[d1]
+            if is_out and (a == 0) != (b == 0):
+                return 1 if b == 0 else -1
+            if a == 0 or b == 0:
+                continue
+            if a != b:
+                return -1 if a < b else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    for i in range(1, nd):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            cmp = should_swap(perm[d0], perm[d1])
+            if cmp > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif cmp < 0:
+                break
+    return perm
+
+
+def _coalesce(shape: list, s_in: list, s_out: list) -> tuple[list, list, list]:
+    prev = 0
+    shape, s_in, s_out = list(shape), list(s_in), list(s_out)
+    for d in range(1, len(shape)):
+        s0, s1 = shape[prev], shape[d]
+        ok = s0 == 1 or s1 == 1 or all(s0 * st[prev] == st[d] for st in (s_in, s_out))
+        if ok:
+            if shape[prev] == 1:
+                s_in[prev], s_out[prev] = s_in[d], s_out[d]
+            shape[prev] *= shape[d]
+        else:
+            prev += 1
+            if prev != d:
+                s_in[prev], s_out[prev], shape[prev] = s_in[d], s_out[d], shape[d]
+    n = prev + 1
+    return shape[:n], s_in[:n], s_out[:n]
+
+
+def _small_1d(x: np.ndarray) -> Any:
+    """``row_sum`` of fewer than 8 elements, on scalars: x4.. into x0, then x1, x2, x3."""
+    n = x.shape[0]
+    acc = x.dtype.type(0)
+    if n < 4:
+        for v in x:
+            acc = acc + v
+        return acc
+    acc = acc + x[0]
+    for i in range(4, n):
+        acc = acc + x[i]
+    return ((acc + x[1]) + x[2]) + x[3]
+
+
+def torch_sum(a: np.ndarray, axes: tuple, keepdims: bool = False) -> Any:
+    """``a.sum(axes)`` adding in torch's order (float32/float64 ``a``; ``axes`` normalised)."""
+    if a.size >= GRAIN_SIZE:
+        return a.sum(axis=axes, keepdims=keepdims)
+    itemsize = a.dtype.itemsize
+    lanes = _VEC_BYTES // itemsize
+    shape = a.shape
+    kept = [d for d in range(a.ndim) if d not in axes]
+    out_shape = tuple(shape[d] for d in kept)
+    if a.size == 0 or not axes:
+        out = a + a.dtype.type(0) if axes == () else np.zeros(out_shape, dtype=a.dtype)
+        return _keep(out, shape, axes, keepdims)
+    nred = 1
+    for d in axes:
+        nred *= shape[d]
+    if nred == 1:  # only size-1 dims reduced: a copy
+        return _keep((a + a.dtype.type(0)).reshape(out_shape), shape, axes, keepdims)
+    if a.flags.c_contiguous:  # the common layouts, without the general iteration below
+        nd = a.ndim
+        if axes == tuple(range(nd - len(axes), nd)):  # trailing dims: one sum per row
+            rows = a.reshape(-1, nred)
+            if rows.shape[0] == 1 and nred < lanes:
+                out = np.asarray(_small_1d(rows[0]), dtype=a.dtype)
+            elif nred >= lanes:
+                out = _inner_vectorized(rows.T, lanes)
+            else:
+                out = _row_sum(rows.T)
+            return _keep(out.reshape(out_shape), shape, axes, keepdims)
+        if axes == tuple(range(len(axes))):  # leading dims: one sum per column
+            cols = a.reshape(nred, -1)
+            out = _outer(cols, 4 * lanes if cols.shape[1] >= lanes else 4)
+            return _keep(out.reshape(out_shape), shape, axes, keepdims)
+    result = np.zeros(out_shape, dtype=a.dtype)
+    # output strides (bytes): contiguous over the kept dims, 0 on the reduced ones
+    out_strides, acc = {}, itemsize
+    for d in reversed(kept):
+        out_strides[d] = acc
+        acc *= shape[d]
+    s_out = [out_strides.get(d, 0) for d in range(a.ndim)]
+    s_in = [abs(st) for st in a.strides]  # (a negative stride: a flipped view, read forwards)
+    perm = _iteration_order(shape, s_in, s_out)
+    view = np.transpose(a, perm[::-1])  # last axis = iteration dim 0
+    it_shape, it_in, it_out = _coalesce([shape[p] for p in perm], [s_in[p] for p in perm],
+                                        [s_out[p] for p in perm])
+    view = view.reshape(tuple(reversed(it_shape)))
+    if len(it_shape) == 1:
+        it_shape, it_in, it_out = it_shape + [1], it_in + [0], it_out + [0]
+        view = view.reshape((1,) + view.shape)
+    out_flat = result.reshape(-1)
+    out_index = _out_index(it_shape, it_out, itemsize)
+    outer = it_shape[2:]
+    for pos in np.ndindex(*reversed(outer)) if outer else [()]:
+        x = view[pos].T if pos else view.T  # dims (d0, d1)
+        idx = out_index[pos].T if pos else out_index.T
+        si, so = it_in[:2], it_out[:2]
+        if so[0] != 0 and so[1] == 0:  # torch moves the reduction to the first dim
+            x, idx, si, so = x.T, idx.T, si[::-1], so[::-1]
+        if so[0] != 0 and so[1] != 0:  # nothing reduced in this slab: added elementwise
+            np.add.at(out_flat, idx, x)
+        else:
+            np.add.at(out_flat, idx[0], _reduce_slab(x, si, lanes, itemsize))
+    return _keep(result, shape, axes, keepdims)
+
+
+def _out_index(it_shape: list, it_out: list, itemsize: int) -> np.ndarray:
+    """For each iteration position (reversed dims), the flat index into the output."""
+    idx = np.zeros(tuple(reversed(it_shape)), dtype=np.int64)
+    for k, (n, s) in enumerate(zip(it_shape, it_out)):
+        shape = [1] * len(it_shape)
+        shape[len(it_shape) - 1 - k] = n
+        idx = idx + (np.arange(n) * (s // itemsize)).reshape(shape)
+    return idx
+
+
+def _keep(out: np.ndarray, shape: tuple, axes: tuple, keepdims: bool) -> np.ndarray:
+    if keepdims:
+        return out.reshape(tuple(1 if d in axes else s for d, s in enumerate(shape)))
+    return out
+
+
+# ---- nll_loss: its own cascade (aten/src/ATen/native/LossNLL.cpp) ------------------------------
+
+_NLL_LEVELS = 8
+
+
+def nll_sum(vals: np.ndarray, keep: np.ndarray | None = None) -> Any:
+    """The sum of ``vals`` (one per batch row) as ``nll_loss`` adds it: eight levels; row b is
+    added to level 0, then level j moves up to j + 1 whenever b is a multiple of step^(j+1)
+    (so row 0 goes straight to the top). Rows where ``keep`` is False are skipped."""
+    n = vals.shape[0]
+    step = 1 << max(4, _ceil_log2(n) // _NLL_LEVELS)
+    zero = vals.dtype.type(0)
+    if keep is not None and not keep.all():  # ignored rows: the loop itself
+        acc = [zero] * _NLL_LEVELS
+        mask = step - 1
+        power = step.bit_length() - 1
+        for b in range(n):
+            if not keep[b]:
+                continue
+            acc[0] = acc[0] + vals[b]
+            for j in range(_NLL_LEVELS - 1):
+                if b & (mask << (j * power)):
+                    break
+                acc[j + 1] = acc[j + 1] + acc[j]
+                acc[j] = zero
+        total = zero
+        for a in acc:
+            total = total + a
+        return total
+    if n == 0:
+        return zero
+    levels = []
+    cur = vals[1:]  # row 0 reaches the top level first
+    while cur.shape[0] and len(levels) < _NLL_LEVELS - 1:
+        full = (cur.shape[0] // step) * step
+        levels.append(_seq(cur[full:]))  # what stays at this level
+        cur = _seq_inner(cur[:full].reshape(-1, step))  # the runs moved up
+    top = _seq(np.concatenate([vals[:1], cur])) if cur.shape[0] else zero + vals[0]
+    total = zero
+    for a in levels:  # levels never reached hold +0: adding them changes nothing
+        total = total + a
+    return total + top

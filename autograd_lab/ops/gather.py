@@ -1,0 +1,295 @@
+"""Index-driven reads and writes: gather, scatter, index_select, one_hot, nonzero.
+
+``gather`` reads ``out[i][j] = x[i][index[i][j]]`` (along ``dim``); ``scatter`` writes the
+other way round. Their gradients swap roles: the gradient of a gather is a scatter-add
+of ``g`` into zeros, the gradient of a scatter's source is a gather of ``g``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._dtype import bool_, int64
+from . import common as c
+from .common import Node, Tensor, make, node_for, norm_dims
+from .reduce import _scalar_name
+
+
+def _dim(dim: int, ndim: int) -> int:
+    (d,) = norm_dims(dim, ndim)
+    return d
+
+
+def _check_index(x: Tensor, d: int, index: Any, op: str) -> np.ndarray:
+    """``index`` as an int64 array with torch's checks for gather/scatter."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{op}(): argument 'index' (position 3) must be Tensor, not "
+                        f"{type(index).__name__}")
+    if index.dtype._cat != 1 or index.dtype.name not in ("int64", "int32"):
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
+    idx = index._data
+    xs = x._data.shape
+    if idx.ndim != max(len(xs), 1) and idx.size and xs:
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    return idx.astype(np.int64, copy=False)
+
+
+def _check_bounds(idx: np.ndarray, size: int, d: int) -> None:
+    bad = (idx < 0) | (idx >= size)
+    if bad.any():
+        raise RuntimeError(f"index {int(idx[bad].flat[0])} is out of bounds for dimension {d} "
+                           f"with size {size}")
+
+
+def _take(a: Any, d: int, idx: np.ndarray) -> Any:
+    """``a`` gathered along ``d`` at ``idx`` (other dims: the leading part of ``a``)."""
+    if isinstance(a, Tensor):
+        return gather(a, d, make(idx, int64, None))
+    if not idx.size:
+        return np.zeros(idx.shape, dtype=a.dtype)
+    sub = a[tuple(slice(0, n) if i != d else slice(None) for i, n in enumerate(idx.shape))]
+    return np.take_along_axis(sub, idx, d)
+
+
+def _put(shape: tuple, dtype: Any, d: int, idx: np.ndarray, src: Any) -> np.ndarray:
+    """zeros(shape) with ``src`` added at ``idx`` along ``d`` (repeats accumulate)."""
+    out = np.zeros(shape, dtype=dtype)
+    if idx.size:
+        np.add.at(out, _coords(idx, d), np.broadcast_to(src, idx.shape))
+    return out
+
+
+def _coords(idx: np.ndarray, d: int) -> tuple:
+    """Full coordinates for ``out[coords] = ...``: ``idx`` along ``d``, the position elsewhere."""
+    grids = np.indices(idx.shape, sparse=True)
+    return tuple(idx if i == d else g for i, g in enumerate(grids))
+
+
+# ---- gather ------------------------------------------------------------------------------------
+
+class GatherBackward0(Node):
+    """y = gather(x, dim, index);  dx = zeros with g added at index along dim"""
+
+    saved_names = ("dim", "index", "self", "sparse_grad")
+
+    def backward(self, g: Any) -> Any:
+        d, idx = self._saved["dim"], self.idx
+        if isinstance(g, Tensor):
+            zeros = make(np.zeros(self.shape, dtype=g.dtype.np), g.dtype, None)
+            return scatter_add(zeros, d, make(idx, int64, None), g)
+        return _put(self.shape, g.dtype, d, idx, g)
+
+
+def gather(x: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    data = c.unary_data(x, "gather")
+    d = _dim(dim, data.ndim)
+    idx = _check_index(x, d, index, "gather")
+    xs = data.shape
+    if data.ndim:
+        for i, n in enumerate(idx.shape):
+            if i != d and n > xs[i]:
+                raise RuntimeError(
+                    f"Size does not match at dimension {i} expected index {list(idx.shape)} to "
+                    f"be no larger than self {list(xs)} apart from dimension {d}")
+        _check_bounds(idx, xs[d], d)
+        out_data = _take(data, d, idx)
+    else:
+        _check_bounds(idx, 1, d)
+        out_data = np.broadcast_to(data, idx.shape).copy()
+        idx = np.zeros_like(idx)
+    node = node_for(GatherBackward0, x)
+    out = make(out_data, x.dtype, node)
+    if node is not None:
+        node._saved.update(dim=d, sparse_grad=sparse_grad)
+        node.save("self", x)
+        node.save("index", index)
+        c.show_saved(node, dim=c.shown_dim(dim))
+        node.idx, node.shape = idx, xs
+    return out
+
+
+# ---- scatter -----------------------------------------------------------------------------------
+
+class ScatterBackward0(Node):
+    """y = x.scatter(dim, index, src);  dx = g with zeros at index,  dsrc = gather(g, index)"""
+
+    saved_names = ("dim", "index")
+
+    def backward(self, g: Any) -> tuple:
+        d, idx = self._saved["dim"], self.idx
+        gx = gsrc = None
+        if self.next_functions[0][0] is not None:
+            gx = _zero_at(g, d, idx)
+        if len(self.next_functions) > 1 and self.next_functions[1][0] is not None:
+            gsrc = _take(g, d, idx)
+        return (gx, gsrc) if len(self.next_functions) > 1 else gx
+
+
+class ScatterBackward1(ScatterBackward0):
+    """y = x.scatter(dim, index, value);  dx = g with zeros at index"""
+
+
+class ScatterAddBackward0(Node):
+    """y = x.scatter_add(dim, index, src);  dx = g,  dsrc = gather(g, index)"""
+
+    saved_names = ("dim", "index")
+
+    def backward(self, g: Any) -> tuple:
+        gsrc = _take(g, self._saved["dim"], self.idx) \
+            if self.next_functions[1][0] is not None else None
+        return g, gsrc
+
+
+def _zero_at(g: Any, d: int, idx: np.ndarray) -> Any:
+    if isinstance(g, Tensor):
+        return scatter(g, d, make(idx, int64, None), 0.0)
+    out = np.array(g, copy=True)
+    if idx.size:
+        out[_coords(idx, d)] = 0
+    return out
+
+
+def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str) -> Tensor:
+    data = c.unary_data(x, op)
+    d = _dim(dim, data.ndim)
+    idx = _check_index(x, d, index, op)
+    if isinstance(src, Tensor):
+        if src.dtype is not x.dtype:
+            raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
+    elif add:
+        raise TypeError(f"{op}(): argument 'src' (position 3) must be Tensor, not "
+                        f"{type(src).__name__}")
+    if data.ndim:
+        _check_bounds(idx, data.shape[d], d)
+    out_data = np.array(data, copy=True)
+    if idx.size:
+        coords = _coords(idx, d) if data.ndim else ()
+        if isinstance(src, Tensor):
+            sd = src._data  # torch reads src[i][j] at each index position: its leading part
+            vals = sd[tuple(slice(0, n) for n in idx.shape)] if sd.ndim else sd
+        else:
+            vals = np.asarray(src, dtype=x.dtype.np)
+        if add:
+            np.add.at(out_data, coords, np.broadcast_to(vals, idx.shape))
+        else:
+            out_data[coords] = np.broadcast_to(vals, idx.shape)
+    tensor_src = isinstance(src, Tensor)
+    cls = ScatterAddBackward0 if add else ScatterBackward0 if tensor_src else ScatterBackward1
+    node = node_for(cls, x, src) if tensor_src else node_for(cls, x)
+    out = make(out_data, x.dtype, node)
+    if node is not None:
+        node._saved["dim"] = d
+        node.save("index", index)
+        c.show_saved(node, dim=c.shown_dim(dim))
+        node.idx = idx
+    return out
+
+
+def scatter(x: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
+            reduce: str | None = None) -> Tensor:
+    """A copy of ``x`` with ``src`` (a tensor or a number) written at ``index`` along ``dim``."""
+    if reduce is not None:
+        raise NotImplementedError("scatter(..., reduce=) is not supported by autograd_lab")
+    return _scatter(x, dim, index, value if src is None else src, False, "scatter")
+
+
+def scatter_add(x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """A copy of ``x`` with ``src`` added at ``index`` along ``dim`` (repeats accumulate)."""
+    return _scatter(x, dim, index, src, True, "scatter_add")
+
+
+# ---- index_select ------------------------------------------------------------------------------
+
+class IndexSelectBackward0(Node):
+    """y = index_select(x, dim, index);  dx = zeros with g added at index along dim"""
+
+    saved_names = ("dim", "index", "self_sym_sizes")
+
+    def backward(self, g: Any) -> Any:
+        from .movement import embed
+
+        d = self._saved["dim"]
+        key = (slice(None),) * d + (self.idx,)
+        return embed(g, self._saved["self_sym_sizes"], key)
+
+
+def index_select(x: Tensor, dim: int, index: Tensor) -> Tensor:
+    data = c.unary_data(x, "index_select")
+    d = _dim(dim, data.ndim)
+    if not isinstance(index, Tensor):
+        raise TypeError(f"index_select(): argument 'index' (position 3) must be Tensor, not "
+                        f"{type(index).__name__}")
+    if index.dtype.name not in ("int64", "int32"):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if index._data.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    idx = index._data.reshape(-1).astype(np.int64, copy=False)
+    size = data.shape[d] if data.ndim else 1
+    bad = (idx < 0) | (idx >= size)
+    if bad.any():
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(idx[bad][0])} "
+                           f"axis_dim={size}")
+    out_data = np.take(data, idx, axis=d) if data.ndim else data.reshape(-1)[idx].reshape(
+        index._data.shape)
+    node = node_for(IndexSelectBackward0, x)
+    out = make(out_data, x.dtype, node)
+    if node is not None:
+        node._saved.update(dim=d, self_sym_sizes=data.shape)
+        node.save("index", index)
+        c.show_saved(node, dim=c.shown_dim(dim))
+        node.idx = idx
+    return out
+
+
+# ---- one_hot, nonzero --------------------------------------------------------------------------
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """int64 rows with a 1 at each index: shape ``tensor.shape + (num_classes,)``."""
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"one_hot(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(tensor).__name__}")
+    if tensor.dtype is not int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    idx = tensor._data
+    if num_classes == -1:
+        if not idx.size:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(idx.max()) + 1
+    if idx.size:
+        if idx.min() < 0:
+            raise RuntimeError("Class values must be non-negative.")
+        if idx.max() >= num_classes:
+            raise RuntimeError("Class values must be smaller than num_classes.")
+    out = (idx[..., None] == np.arange(num_classes)).astype(np.int64)
+    return make(out, int64, None)
+
+
+def nonzero(x: Tensor, *, as_tuple: bool = False) -> Any:
+    """Indices of the nonzero elements: one row per element (or one tensor per dim)."""
+    data = c.unary_data(x, "nonzero")
+    if as_tuple:
+        return tuple(make(i, int64, None) for i in np.nonzero(np.atleast_1d(data)))
+    if data.ndim == 0:
+        return make(np.zeros((int(data != 0), 0), dtype=np.int64), int64, None)
+    return make(np.argwhere(data).astype(np.int64), int64, None)
+
+
+def count_nonzero(x: Tensor, dim: Any = None) -> Tensor:
+    data = c.unary_data(x, "count_nonzero")
+    axes = None if dim is None else norm_dims(dim, data.ndim)
+    return make(np.asarray(np.count_nonzero(data, axis=axes), dtype=np.int64), int64, None)
+
+
+def masked_fill_check(mask: Any) -> None:
+    """torch's error for a mask that is not boolean."""
+    if isinstance(mask, Tensor) and mask.dtype is not bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{_C_NAMES.get(mask.dtype.name, mask.dtype.name)}")
+
+
+_C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+            "uint8": "unsigned char", "float32": "float", "float64": "double",
+            "float16": "c10::Half"}
+_ = _scalar_name

@@ -1,0 +1,182 @@
+"""Matrix-shaped ops: ``tril``/``triu`` (keep one triangle), ``diag``, ``diagonal``, ``cumsum``.
+
+``tril``/``triu`` zero the other triangle, so their gradient is ``g`` with the same
+triangle kept. ``diagonal`` is a view; ``diag`` builds a matrix from a vector (or copies a
+matrix's diagonal). ``cumsum``'s gradient is the reversed cumulative sum of ``g``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._dtype import dtype as DType
+from .._dtype import int64
+from . import common as c
+from .common import Node, Tensor, make, node_for, norm_dims
+
+# ---- tril / triu -------------------------------------------------------------------------------
+
+class TrilBackward0(Node):
+    """y = tril(x, k);  dx = tril(g, k)"""
+
+    saved_names = ("diagonal",)
+    _keep = staticmethod(np.tril)
+    _method = "tril"
+
+    def backward(self, g: Any) -> Any:
+        k = self._saved["diagonal"]
+        if isinstance(g, Tensor):
+            return getattr(g, self._method)(k)
+        return self._keep(g, k)
+
+
+class TriuBackward0(TrilBackward0):
+    """y = triu(x, k);  dx = triu(g, k)"""
+
+    _keep = staticmethod(np.triu)
+    _method = "triu"
+
+
+def _triangle(x: Tensor, k: int, cls: type[Node], name: str) -> Tensor:
+    data = c.unary_data(x, name)
+    if data.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    node = node_for(cls, x)
+    if node is not None:
+        node._saved["diagonal"] = k
+    return make(cls._keep(data, k), x.dtype, node)
+
+
+def tril(x: Tensor, diagonal: int = 0) -> Tensor:
+    """The lower triangle (elements with column - row <= diagonal); zeros above."""
+    return _triangle(x, diagonal, TrilBackward0, "tril")
+
+
+def triu(x: Tensor, diagonal: int = 0) -> Tensor:
+    """The upper triangle (elements with column - row >= diagonal); zeros below."""
+    return _triangle(x, diagonal, TriuBackward0, "triu")
+
+
+# ---- diagonal / diag ---------------------------------------------------------------------------
+
+def _diag_view(a: np.ndarray, offset: int, d1: int, d2: int) -> np.ndarray:
+    """A writable strided view of ``a``'s diagonal (numpy's own is read-only)."""
+    key = [slice(None)] * a.ndim
+    if offset >= 0:
+        key[d2] = slice(offset, None)
+    else:
+        key[d1] = slice(-offset, None)
+    sub = a[tuple(key)]
+    n = max(0, min(sub.shape[d1], sub.shape[d2]))
+    rest = [i for i in range(a.ndim) if i not in (d1, d2)]
+    shape = tuple(sub.shape[i] for i in rest) + (n,)
+    strides = tuple(sub.strides[i] for i in rest) + (sub.strides[d1] + sub.strides[d2],)
+    return np.lib.stride_tricks.as_strided(sub, shape, strides, writeable=a.flags.writeable)
+
+
+class DiagonalBackward0(Node):
+    """y = x.diagonal(offset, d1, d2);  dx = zeros with g on that diagonal"""
+
+    saved_names = ("dim1", "dim2", "offset", "self_sym_sizes")
+
+    def backward(self, g: Any) -> Any:
+        s = self._saved
+        if isinstance(g, Tensor):
+            return diag_embed(g, s["offset"], s["dim1"], s["dim2"], s["self_sym_sizes"])
+        out = np.zeros(s["self_sym_sizes"], dtype=g.dtype)
+        _diag_view(out, s["offset"], s["dim1"], s["dim2"])[...] = g
+        return out
+
+
+DiagonalCopyBackward = type("DiagonalBackward0_copy", (DiagonalBackward0,),
+                            {"__module__": __name__})
+
+
+class DiagEmbedBackward0(Node):
+    """y = a matrix with x on a diagonal;  dx = that diagonal of g"""
+
+    saved_names = ("dim1", "dim2", "offset")
+
+    def backward(self, g: Any) -> Any:
+        s = self._saved
+        d1, d2 = s["dim1"] % g.ndim, s["dim2"] % g.ndim
+        if isinstance(g, Tensor):
+            return diagonal(g, s["offset"], d1, d2)
+        return _diag_view(g, s["offset"], d1, d2).copy()
+
+
+def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """The diagonal ``x[i, i + offset]`` (over dims ``dim1``, ``dim2``), as a view."""
+    from .movement import _view
+
+    data = c.unary_data(x, "diagonal")
+    if data.ndim < 2:
+        raise RuntimeError(f"diagonal dimensions requires ndim larger than 1, but got "
+                           f"{data.ndim}")
+    (d1,), (d2,) = norm_dims(dim1, data.ndim), norm_dims(dim2, data.ndim)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    node = node_for(DiagonalBackward0, x)
+    if node is not None:
+        node._saved.update(dim1=d1, dim2=d2, offset=offset, self_sym_sizes=data.shape)
+    return _view(x, _diag_view(data, offset, d1, d2), node,
+                 lambda a: _diag_view(a, offset, d1, d2))
+
+
+def diag_embed(v: Tensor, offset: int, d1: int, d2: int, shape: tuple) -> Tensor:
+    """zeros(shape) with ``v`` on a diagonal (differentiable: backward reads it back)."""
+    out = np.zeros(shape, dtype=v.dtype.np)
+    _diag_view(out, offset, d1, d2)[...] = v._data
+    node = node_for(DiagEmbedBackward0, v)
+    if node is not None:
+        node._saved.update(dim1=d1, dim2=d2, offset=offset)
+    return make(out, v.dtype, node)
+
+
+def diag(x: Tensor, diagonal: int = 0) -> Tensor:  # noqa: F811
+    """A vector: the square matrix with it on a diagonal; a matrix: a copy of its diagonal."""
+    data = c.unary_data(x, "diag")
+    if data.ndim == 1:
+        n = data.shape[0] + abs(diagonal)
+        out = diag_embed(x, diagonal, 0, 1, (n, n))
+        if out.grad_fn is not None:
+            out.grad_fn._saved.update(dim1=2**64 - 2, dim2=2**64 - 1)  # -2, -1 as torch shows
+        return out
+    if data.ndim != 2:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {data.ndim}D")
+    node = node_for(DiagonalCopyBackward, x)
+    if node is not None:
+        node._saved.update(dim1=0, dim2=1, offset=diagonal, self_sym_sizes=data.shape)
+    return make(_diag_view(data, diagonal, 0, 1).copy(), x.dtype, node)
+
+
+# ---- cumsum --------------------------------------------------------------------------------------
+
+class CumsumBackward0(Node):
+    """y_i = sum_{j <= i} x_j;  dx_j = sum_{i >= j} g_i (a reversed cumulative sum)"""
+
+    saved_names = ("dim",)
+
+    def backward(self, g: Any) -> Any:
+        d = self._saved["dim"]
+        if not g.ndim:
+            return g
+        if isinstance(g, Tensor):
+            return g.flip(d).cumsum(d).flip(d)
+        return np.flip(np.cumsum(np.flip(g, d), axis=d), d)
+
+
+def cumsum(x: Tensor, dim: int | None = None, *, dtype: DType | None = None) -> Tensor:
+    data = c.unary_data(x, "cumsum")
+    if dim is None:
+        raise TypeError('cumsum() missing 1 required positional arguments: "dim"')
+    dt = dtype or (int64 if x.dtype._cat < 2 else x.dtype)
+    (d,) = norm_dims(dim, data.ndim)
+    out_data = np.cumsum(data, axis=d, dtype=dt.np) if data.ndim else data.astype(dt.np)
+    node = node_for(CumsumBackward0, x) if dt.is_floating_point else None
+    if node is not None:
+        node._saved["dim"] = d
+        c.show_saved(node, dim=c.shown_dim(dim))
+    return make(out_data, dt, node)

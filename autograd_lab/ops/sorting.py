@@ -1,0 +1,96 @@
+"""Sorting: ``sort``, ``argsort``, ``topk``.
+
+Each returns the values and where they came from; the gradient of the values goes back
+to those positions (zeros elsewhere). Ties keep their original order (a stable sort),
+and nan sorts as the largest value, as in torch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._dtype import int64
+from . import common as c
+from .common import Node, Tensor, make, node_for, norm_dims
+from .reduce import sort_type, topk_type
+
+
+def _order(a: np.ndarray, d: int, descending: bool) -> np.ndarray:
+    """Stable argsort along ``d``; descending keeps equal elements in their original order."""
+    if not descending:
+        return np.argsort(a, axis=d, kind="stable")
+    n = a.shape[d]
+    rev = np.argsort(np.flip(a, d), axis=d, kind="stable")
+    return n - 1 - np.flip(rev, d)
+
+
+class SortBackward0(Node):
+    """values = sort(x, dim);  dx = zeros with g put back at the sorted positions"""
+
+    saved_names = ("dim", "indices", "self_sym_sizes")
+
+    def backward(self, g: Any, g_indices: Any = None) -> Any:
+        shape, d = self._saved["self_sym_sizes"], self._saved["dim"]
+        if not shape:
+            return g
+        idx = self.saved("indices")
+        if isinstance(g, Tensor):
+            from .gather import scatter
+
+            zeros = make(np.zeros(shape, dtype=g.dtype.np), g.dtype, None)
+            return scatter(zeros, d, idx, g)
+        out = np.zeros(shape, dtype=g.dtype)
+        np.put_along_axis(out, idx, g, d)
+        return out
+
+
+class TopkBackward0(SortBackward0):
+    """values = topk(x, k, dim);  dx = zeros with g put back at the chosen positions"""
+
+
+def _select(x: Tensor, dim: int, order: np.ndarray | None, cls: type[Node], ret: type,
+            k: int | None = None) -> Any:
+    data = x._data
+    if data.ndim == 0:
+        idx = np.zeros((), dtype=np.int64)
+        vals = data.copy()
+        d = 0
+    else:
+        d = norm_dims(dim, data.ndim)[0]
+        idx = order if k is None else np.take(order, np.arange(k), axis=d)
+        vals = np.take_along_axis(data, idx, d)
+    node = node_for(cls, x)
+    values = make(vals, x.dtype, node)
+    indices = make(idx.astype(np.int64, copy=False), int64, None)
+    if node is not None:
+        node._saved.update(dim=d, self_sym_sizes=data.shape)
+        node.save("indices", indices)
+        c.show_saved(node, dim=c.shown_dim(dim))
+    return ret(values, indices)
+
+
+def sort(x: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Any:
+    """(values, indices) sorted along ``dim``."""
+    data = c.unary_data(x, "sort")
+    if data.ndim == 0:
+        return _select(x, dim, None, SortBackward0, sort_type)
+    d = norm_dims(dim, data.ndim)[0]
+    return _select(x, dim, _order(data, d, descending), SortBackward0, sort_type)
+
+
+def argsort(x: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
+    return sort(x, dim, descending, stable=stable).indices
+
+
+def topk(x: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
+    """(values, indices) of the ``k`` largest (or smallest) elements along ``dim``."""
+    data = c.unary_data(x, "topk")
+    size = data.shape[norm_dims(dim, data.ndim)[0]] if data.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    if data.ndim == 0:
+        return _select(x, dim, None, TopkBackward0, topk_type)
+    d = norm_dims(dim, data.ndim)[0]
+    return _select(x, dim, _order(data, d, largest), TopkBackward0, topk_type, k)
