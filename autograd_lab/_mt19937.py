@@ -44,27 +44,48 @@ def temper(y: np.ndarray) -> np.ndarray:
 
 
 class MT19937:
-    """One generator's stream: 32-bit draws, 64-bit draws, cached normals, torch state bytes."""
+    """One generator's stream: 32-bit draws, 64-bit draws, cached normals, torch state bytes.
 
-    __slots__ = ("seed", "_bits", "_draw", "_next_when_empty", "_pending", "double_normal",
+    The numpy bit generator and the seeded state are made on first use, so that creating
+    and seeding generators (and importing the package) stays cheap.
+    """
+
+    __slots__ = ("seed", "_gen", "_fresh", "_next_when_empty", "_pending", "double_normal",
                  "float_normal")
 
     def __init__(self, seed: int) -> None:
-        self._bits = np.random.MT19937()
-        self._draw = np.random.Generator(self._bits)
+        self._gen: np.random.Generator | None = None
         self.manual_seed(seed)
 
     def manual_seed(self, seed: int) -> None:
         """Seed as ``mt19937(seed)``: next draw regenerates the block (left 1, next 0)."""
         self.seed = seed
-        self._load(init_genrand(seed), 624)
+        self._fresh = True  # the state is init_genrand(seed) at position 624, not yet loaded
         self._next_when_empty = 0  # what torch reports as `next` while numpy's pos is 624
         self._pending = (0, 0)  # (index, count) of state words to output before regenerating
         self.double_normal: float | None = None
         self.float_normal: float | None = None
 
+    @property
+    def _draw(self) -> np.random.Generator:
+        """numpy's Generator over the bit generator holding this stream's state."""
+        if self._gen is None:
+            self._gen = np.random.Generator(np.random.MT19937(0))
+        if self._fresh:
+            self._fresh = False
+            self._load(init_genrand(self.seed), N)
+        return self._gen
+
+    @property
+    def _bits(self) -> np.random.MT19937:
+        return self._draw.bit_generator
+
     def _load(self, key: np.ndarray, pos: int) -> None:
-        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
+        if self._gen is None:
+            self._gen = np.random.Generator(np.random.MT19937(0))
+        self._fresh = False
+        self._gen.bit_generator.state = {"bit_generator": "MT19937",
+                                         "state": {"key": key, "pos": pos}}
 
     def random(self, n: int) -> np.ndarray:
         """``n`` successive 32-bit outputs (torch's ``random()``), as uint32."""
@@ -85,8 +106,11 @@ class MT19937:
 
     def random64(self, n: int) -> np.ndarray:
         """``n`` 64-bit draws ``(first << 32) | second`` (torch's ``random64()``), as uint64."""
-        r = self.random(2 * n).astype(np.uint64)
-        return (r[0::2] << np.uint64(32)) | r[1::2]
+        r = self.random(2 * n).astype("<u4", copy=False).view("<u8")  # (second << 32) | first
+        out = r << np.uint64(32)
+        r >>= np.uint64(32)
+        out |= r
+        return out
 
     # ---- torch's state bytes ---------------------------------------------------------------
 

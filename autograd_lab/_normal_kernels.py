@@ -11,15 +11,17 @@ drawn again and redone.
   multiply into the add that follows it -- every Horner step, ``y * z + e * q1`` in the log
   (the ``y * z`` product fused), the last argument-reduction step ``x + y * DP3``, the cosine's
   ``y * z - z / 2`` and the sine's ``y * x + x``.  Each fused step is evaluated in float64,
-  where it is exact, and rounded once to float32 (see :func:`_log` and :func:`_sincos` for the
-  cheaper roundings used where they are exact).  Every claim of exactness below is checked by
-  the test suite against torch on all 2**24 uniforms a float32 draw can give.
+  where it is exact, and rounded once to float32 (see :func:`_minus_two_log` and
+  :func:`_sincos` for the cheaper roundings used where they give the same results).  Every
+  such claim is checked by the test suite against torch on all 2**24 uniforms a float32 draw
+  can give (the log sees only the first uniform of a pair and the sine and cosine only the
+  second, so that covers every input).
 * float64 goes through ``normal_fill`` with the C library's ``log``/``cos``/``sin``.
 * Smaller or non-contiguous tensors take one double-precision Box-Muller pair per two values
   (``sqrt(-2 log1p(-u2))``, ``2 pi u1``), the second value cached in the generator.
 
-The float32 kernel runs over batches of a few thousand blocks, so that its ~100 numpy passes
-work on arrays that stay in the CPU cache.
+The float32 kernel runs over batches of a few thousand blocks, drawn as they are needed, so
+that the draws and the ~100 numpy passes over them stay in the CPU cache.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ _HIGH8 = _I(-(1 << 24))
 _IX_OFFSET = np.array((1 << 31) + (24 << 23) + _SQRTHF_BITS, np.uint32).view(_I)[()]
 _MANT, _SQRTHF, _I23, _I1, _I2, _I30, _I31 = (_I(v) for v in (
     0x7FFFFF, _SQRTHF_BITS, 23, 1, 2, 30, 31))
-_ONE, _HALF, _MINUS_TWO = _F(1), _F(0.5), _F(-2)
+_ONE, _MINUS_TWO = _F(1), _F(-2)
 _THETA_SCALE = _F(_TWO_PI * _F(2.0 ** -24))  # 2 pi (k / 2**24) rounded once = k * this, rounded
 # x - j pi/4 in three parts (j = 2k): the first two products and sums are exact, so the whole
 # reduction is one float64 sum rounded once -- the fused last step.
@@ -211,14 +213,13 @@ def _sincos(k: np.ndarray, s: _Scratch, cos: np.ndarray, sin: np.ndarray) -> Non
     lsh(kk, _I31, odd)  # sign bit set for odd k
     rsh(odd, _I31, swap)  # all ones for odd k
     bxor(cb, sb, flip)
-    band(flip, swap, swap)
-    bxor(sb, swap, sin_b)
-    bxor(cb, swap, cos_b)
-    band(kk, _I2, flip)
-    lsh(flip, _I30, flip)  # sign bit set for k in {2, 3}
-    bxor(sin_b, flip, sin_b)
-    bxor(flip, odd, flip)  # sign bit set for k in {1, 2}
-    bxor(cos_b, flip, cos_b)
+    band(flip, swap, flip)  # the bits that swap the two
+    band(kk, _I2, swap)
+    lsh(swap, _I30, swap)  # sign bit set for k in {2, 3}
+    bxor(flip, swap, flip)
+    bxor(sb, flip, sin_b)
+    bxor(cb, flip, cos_b)
+    bxor(cos_b, odd, cos_b)  # the cosine's sign flips for k in {1, 2}
 
 
 def _scale32(v: np.ndarray, mean: float, std: float, zeros: bool = True) -> None:
@@ -285,13 +286,25 @@ def fill_f32(draw: Callable[[int], np.ndarray], out: np.ndarray, mean: float = 0
     the cache.
     """
     n = out.size
-    rows = out[:n - n % 16].reshape(-1, 16)
-    s = _Scratch(8 * min(rows.shape[0], _BATCH_ROWS))
-    for a in range(0, rows.shape[0], _BATCH_ROWS):
+    full, extra = divmod(n, 16)
+    rows = out[:16 * full].reshape(-1, 16)
+    s = _Scratch(8 * min(full + 1, _BATCH_ROWS))
+    for a in range(0, full, _BATCH_ROWS):
         part = rows[a:a + _BATCH_ROWS]
+        if extra and a + _BATCH_ROWS >= full and part.shape[0] < _BATCH_ROWS:
+            # the last batch takes the redone block along: one pass over both
+            r = draw(part.size + extra + 16)
+            both = np.empty((part.shape[0] + 1, 16), np.uint32)
+            both.reshape(-1)[:part.size] = r[:part.size]
+            both[-1] = r[-16:]
+            res = np.empty(both.shape, _F)
+            _blocks(both, res, s, mean, std)
+            part[...] = res[:-1]
+            out[n - 16:] = res[-1]
+            return
         _blocks(draw(part.size).reshape(-1, 16), part, s, mean, std)
-    if n % 16:  # the leftover draws are made, then the last 16 values are redone
-        draw(n % 16)
+    if extra:  # the leftover draws are made, then the last 16 values are redone
+        draw(extra)
         _blocks(draw(16).reshape(1, 16), out[n - 16:].reshape(1, 16), s, mean, std)
 
 

@@ -11,7 +11,7 @@ draws, so a mixed sequence of calls after ``manual_seed`` stays in step with tor
 * normal: see ``_normal_kernels`` (16-value blocks for contiguous tensors of 16 or more
   elements, otherwise double Box-Muller with the second value cached in the generator).
 * ``randint``: ``r % (high - low) + low``, with 64-bit draws when ``high - low >= 2**28``.
-* ``randperm``: torch's swap shuffle driven by ``r % (n - i)``.
+* ``randperm``: torch's swap shuffle driven by ``r % (n - i)`` (worked out without a loop).
 * Bernoulli: ``u < p`` with a float uniform for float32 ``p`` and a double one otherwise.
 
 Non-contiguous tensors are filled in memory order, the order torch's TensorIterator visits.
@@ -19,6 +19,7 @@ Non-contiguous tensors are filled in memory order, the order torch's TensorItera
 
 from __future__ import annotations
 
+import math
 import os
 import warnings
 from typing import Any
@@ -35,7 +36,8 @@ from .tensor import Tensor, _make
 
 _DEFAULT_SEED = 67280421310721  # torch's seed for a new Generator
 _MASK24 = np.uint32((1 << 24) - 1)
-_MASK53 = np.uint64((1 << 53) - 1)
+_MASK21 = np.uint64((1 << 21) - 1)
+_BATCH = 1 << 15  # values per batch of draws
 _RANDPERM_SMALL = 0xFFFFFFFF // 20  # below this, randperm uses 32-bit draws
 _C_NAMES = {"int8": "signed char", "uint8": "unsigned char", "int16": "short int",
             "int32": "int", "int64": "long int", "bool": "bool"}
@@ -47,6 +49,9 @@ class Generator:
     def __init__(self, device: Any = "cpu") -> None:
         _check_device(device)
         self._mt = MT19937(_DEFAULT_SEED)
+
+    def __repr__(self) -> str:  # torch's generator is a C++ object; teaching code prints this
+        return f"<torch._C.Generator object at {hex(id(self))}>"
 
     @property
     def device(self) -> _device:
@@ -182,32 +187,107 @@ def _done(t: Tensor) -> Tensor:
 
 # ---- value kernels (flat arrays in the order torch produces them) --------------------------
 
-def _uniform(mt: MT19937, n: int, dt: dtype, a: float, b: float) -> np.ndarray:
-    """``uniform_`` values: ``u * (b - a) + a`` rounded once; a result equal to ``b`` becomes ``a``.
+def _batches(n: int, size: int = _BATCH) -> range:
+    """Starts of the batches a fill of ``n`` values is made in, so that each batch of draws
+    and its temporaries stay in the CPU cache."""
+    return range(0, n, size)
 
-    float64 uses 53-bit double uniforms; float32 and float16 use 24-bit float uniforms and float
-    arithmetic (float16 rounds the float result at the end).
-    """
-    if dt is float64:
-        x = (mt.random64(n) & _MASK53).astype(np.float64) * 2.0 ** -53
-        if (a, b) == (0.0, 1.0):
-            return x
-        lo, hi, v = a, b, fma64(x, b - a, a)
-    else:
-        r = mt.random(n)
-        np.bitwise_and(r, _MASK24, out=r)
-        x = r.astype(np.float32)
-        np.multiply(x, np.float32(2.0 ** -24), out=x)
-        if (a, b) == (0.0, 1.0) and dt is float32:
-            return x  # x * 1 + 0 is x, and x < 1
-        v = fma32(x, np.float32(b) - np.float32(a), np.float32(a)).astype(dt.np)
-        lo, hi = dt.np.type(a), dt.np.type(b)
-    v[v >= hi] = lo  # keep the range half-open after rounding
-    return v
+
+def _unit_doubles_into(mt: MT19937, out: np.ndarray) -> None:
+    """``out`` (flat float64) gets double uniforms: the low 53 bits of ``random64()``, / 2**53."""
+    for s in _batches(out.size):
+        part = out[s:s + _BATCH]
+        r = mt.random(2 * part.size).astype("<u4", copy=False).view("<u8")  # second, first
+        hi = r & _MASK21
+        hi <<= np.uint64(32)
+        r >>= np.uint64(32)
+        hi |= r  # (first << 32 | second) & (2**53 - 1)
+        np.copyto(part, hi.view(np.int64), casting="unsafe")
+        np.multiply(part, 2.0 ** -53, part)
 
 
 def _unit_uniform_double(mt: MT19937, n: int) -> np.ndarray:
-    return (mt.random64(n) & _MASK53).astype(np.float64) * 2.0 ** -53
+    out = np.empty(n)
+    _unit_doubles_into(mt, out)
+    return out
+
+
+def _sum_is_exact(a: np.float32, d: np.float32) -> bool:
+    """Whether ``k / 2**24 * d + a`` is exact in float64 for every 24-bit ``k``: the product
+    is a multiple of ulp(d) / 2**24 below 2 d, so the sum fits 53 bits when the exponents
+    of ``a`` and ``d`` are close."""
+    if not (np.isfinite(a) and np.isfinite(d)):
+        return False
+    if a == 0 or d == 0:
+        return True
+    return -28 <= math.frexp(float(a))[1] - math.frexp(float(d))[1] <= 4
+
+
+def _uniform_into(mt: MT19937, out: np.ndarray, dt: dtype, a: float, b: float) -> None:
+    """``uniform_`` values into flat contiguous ``out``: ``u * (b - a) + a`` rounded once; a
+    result that rounds up to ``b`` becomes ``a``.
+
+    float64 uses 53-bit double uniforms; float32 and float16 use 24-bit float uniforms and
+    float arithmetic (float16 rounds the float result at the end).
+    """
+    if dt is float64:
+        _unit_doubles_into(mt, out)
+        if (a, b) != (0.0, 1.0):
+            out[...] = fma64(out, b - a, a)
+            out[out >= b] = a  # keep the range half-open after rounding
+        return
+    lo32 = np.float32(a)
+    d32 = np.float32(b) - lo32  # torch subtracts in float
+    lo, hi = dt.np.type(a), dt.np.type(b)
+    if dt is float32 and (a, b) == (0.0, 1.0):
+        for s in _batches(out.size):
+            part = out[s:s + _BATCH]
+            r = mt.random(part.size)
+            np.bitwise_and(r, _MASK24, r)
+            np.copyto(part, r, casting="unsafe")
+            np.multiply(part, np.float32(2.0 ** -24), part)  # x * 1 + 0 is x, and x < 1
+        return
+    if dt is float32 and _sum_is_exact(lo32, d32):
+        # the product and the sum are exact in float64: one rounding, the fused one
+        scale, shift = np.float64(d32) * 2.0 ** -24, np.float64(lo32)
+        top = np.float32(np.float64(_MASK24) * scale + shift)  # the largest value, rounded
+        buf = np.empty(min(out.size, _BATCH))
+        for s in _batches(out.size):
+            part = out[s:s + _BATCH]
+            r = mt.random(part.size)
+            np.bitwise_and(r, _MASK24, r)
+            x = buf[:part.size]
+            np.copyto(x, r)
+            np.multiply(x, scale, x)
+            np.add(x, shift, x)
+            np.copyto(part, x)
+            if top >= hi:
+                np.copyto(part, lo, where=part >= hi)
+        return
+    for s in _batches(out.size):
+        part = out[s:s + _BATCH]
+        r = mt.random(part.size)
+        np.bitwise_and(r, _MASK24, r)
+        x = r.astype(np.float32)
+        np.multiply(x, np.float32(2.0 ** -24), x)
+        v = fma32(x, d32, lo32).astype(dt.np)
+        v[v >= hi] = lo
+        part[...] = v
+
+
+def _fill_uniform(arr: np.ndarray, mt: MT19937, dt: dtype, a: float, b: float) -> None:
+    """``arr`` gets ``uniform_`` values in memory order."""
+    if arr.flags.c_contiguous:
+        _uniform_into(mt, arr.reshape(-1), dt, a, b)
+    else:
+        _write(arr, _uniform(mt, arr.size, dt, a, b))
+
+
+def _uniform(mt: MT19937, n: int, dt: dtype, a: float, b: float) -> np.ndarray:
+    """``n`` ``uniform_`` values (see :func:`_uniform_into`)."""
+    out = np.empty(n, dt.np)
+    _uniform_into(mt, out, dt, a, b)
+    return out
 
 
 def _normal_serial(mt: MT19937, n: int, mean: float, std: float) -> np.ndarray:
@@ -284,7 +364,7 @@ def rand(*size: Any, generator: Generator | None = None, dtype: dtype | None = N
     shape = _shape(size, kw, "rand")
     _need_float(dt, "check_uniform_bounds")
     arr = np.empty(shape, dt.np)
-    arr.reshape(-1)[...] = _uniform(_mt(generator), arr.size, dt, 0.0, 1.0)
+    _uniform_into(_mt(generator), arr.reshape(-1), dt, 0.0, 1.0)
     return _finish(arr, dt, requires_grad)
 
 
@@ -369,9 +449,59 @@ def randint(low: int, high: Any = None, size: Any = None, *,
     span = (high - low) & 0xFFFFFFFFFFFFFFFF
     wide = span >= 1 << 28  # 64-bit draws keep the modulo skew small
     mt = _mt(generator)
-    draws = mt.random64(n) if wide else mt.random(n).astype(np.uint64)
-    vals = (draws % np.uint64(span) + np.uint64(low & 0xFFFFFFFFFFFFFFFF)).view(np.int64)
-    return _finish(vals.astype(dt.np).reshape(shape), dt, requires_grad)
+    if not wide and -(1 << 63) <= low < (1 << 63):
+        draws = mt.random(n)
+        draws %= np.uint32(span)
+        vals = draws.astype(np.int64)
+        vals += low  # low <= value < high: no overflow
+    else:
+        draws = mt.random64(n) if wide else mt.random(n).astype(np.uint64)
+        draws %= np.uint64(span)
+        draws += np.uint64(low & 0xFFFFFFFFFFFFFFFF)  # wraps like torch's unsigned sum
+        vals = draws.view(np.int64)
+    return _finish(vals.astype(dt.np, copy=False).reshape(shape), dt, requires_grad)
+
+
+def _swap_shuffle(draws: np.ndarray, n: int) -> np.ndarray:
+    """``arange(n)`` after ``swap(p[i], p[j_i])``, ``j_i = i + draws[i] % (n - i)``, i < n - 1.
+
+    Without the loop: position i is final after step i, and holds what position ``j_i`` held
+    just before it -- ``j_i`` itself if no earlier step moved a value there, else the value
+    ``W(m)`` that the last such step ``m`` moved, where ``W(k)``, what position k holds just
+    before step k, is in turn ``W`` of the last step that moved a value into k (or k).  The
+    moves are grouped by target with one sort, and the chains of ``W`` are followed by
+    pointer jumping.
+    """
+    if n <= 1:
+        return np.arange(n, dtype=np.int64)
+    z = draws % np.arange(n, 1, -1, dtype=np.uint32)
+    moved = np.flatnonzero(z)  # steps that swap with a later position
+    if not moved.size:
+        return np.arange(n, dtype=np.int64)
+    key = z[moved].astype(np.int64)
+    key += moved
+    key <<= 32
+    key |= moved
+    key.sort()  # by target, then by step
+    target, step = (key >> 32).astype(np.int32), key.astype(np.int32)
+    first = np.empty(target.size, bool)  # the first move into its target
+    first[0] = True
+    np.not_equal(target[1:], target[:-1], out=first[1:])
+    last = np.empty(target.size, bool)
+    last[-1] = True
+    last[:-1] = first[1:]
+    w = np.arange(n, dtype=np.int32)  # w[k]: a step whose W(...) is W(k), until a root k
+    w[target[last]] = step[last]
+    while True:
+        nxt = w[w]
+        if np.array_equal(nxt, w):
+            break
+        w = nxt
+    perm = w.astype(np.int64)  # steps that stay put, and the last position, hold W(k)
+    carried = target.astype(np.int64)
+    np.copyto(carried[1:], w[step[:-1]], where=~first[1:])
+    perm[step] = carried
+    return perm
 
 
 def randperm(n: int, *, generator: Generator | None = None, dtype: dtype | None = None,
@@ -393,19 +523,15 @@ def randperm(n: int, *, generator: Generator | None = None, dtype: dtype | None 
         ctype = f"{dt.name}_t"
         raise RuntimeError(f"value cannot be converted to type {ctype} without overflow")
     mt = _mt(generator)
-    perm = list(range(n))
     if n < _RANDPERM_SMALL:
-        if n > 1:
-            zs = (mt.random(n - 1).astype(np.int64) % np.arange(n, 1, -1)).tolist()
-            for i, z in enumerate(zs):
-                j = i + z
-                perm[i], perm[j] = perm[j], perm[i]
+        perm = _swap_shuffle(mt.random(max(n - 1, 0)), n)
     else:  # inside-out Fisher-Yates with 64-bit draws
         zs = (mt.random64(n) % np.arange(1, n + 1, dtype=np.uint64)).tolist()
+        perm = list(range(n))
         for i, z in enumerate(zs):
             perm[i] = perm[z]
             perm[z] = i
-    return _finish(np.array(perm, dtype=np.int64).astype(dt.np), dt, requires_grad)
+    return _finish(np.asarray(perm, np.int64).astype(dt.np, copy=False), dt, requires_grad)
 
 
 def rand_like(t: Tensor, *, dtype: dtype | None = None, generator: Generator | None = None,
@@ -416,7 +542,7 @@ def rand_like(t: Tensor, *, dtype: dtype | None = None, generator: Generator | N
     dt = dtype or t.dtype
     _need_float(dt, "check_uniform_bounds")
     arr = _empty_like(t._data, dt.np)
-    _write(arr, _uniform(_mt(generator), arr.size, dt, 0.0, 1.0))
+    _fill_uniform(arr, _mt(generator), dt, 0.0, 1.0)
     return _finish(arr, dt, requires_grad)
 
 
@@ -519,7 +645,7 @@ def uniform_(t: Tensor, a: float = 0.0, b: float = 1.0, *,
     if a > b:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={_fmt(a)} > to={_fmt(b)}")
-    _write(t._data, _uniform(_mt(generator), t.numel(), t.dtype, a, b))
+    _fill_uniform(t._data, _mt(generator), t.dtype, a, b)
     return _done(t)
 
 

@@ -2464,3 +2464,9 @@ for step in range(3):
     print(step, loss.item())
 result = (W, b)
 """)
+
+case("manual_seed_returns_the_generator", """
+g = torch.manual_seed(0)
+print(repr(g))
+result = type(g).__name__
+""")
