@@ -31,23 +31,20 @@ from .memory import max_memory_allocated, memory_allocated, reset_peak_memory_st
 from .tensor import Size, Tensor
 from . import ops  # noqa: E402  (attaches Tensor methods)
 from .ops import (
-    abs, add, allclose, amax, amin, argmax, argmin, bmm, cat, chunk, clamp, clamp_max,
-    clamp_min, clone, cos, div, dot, eq, equal, exp, expm1, flatten, flip, floor_divide, ge, gt,
-    isclose, le, log, log1p, log2, log_softmax, logical_not, logsumexp, lt, matmul, max, maximum,
-    mean, min, minimum, mm, mul, mv, narrow, ne, neg, outer, permute, pow, prod, reciprocal,
-    relu, remainder, repeat, reshape, rsqrt, select, sigmoid, sign, sin, softmax, split, sqrt,
-    square, squeeze, stack, std, sub, sum, t, tan, tanh, trace, transpose, unbind, unsqueeze,
-    var, where,
+    abs, acos, add, allclose, amax, amin, argmax, argmin, argsort, asin, atan, bitwise_and,
+    bitwise_not, bitwise_or, bitwise_xor, bmm, broadcast_to, cat, ceil, chunk, clamp, clamp_max,
+    clamp_min, clone, cos, cosh, count_nonzero, cumsum, diag, diagonal, div, dot, eq, equal, erf,
+    exp, exp2, expm1, flatten, flip, floor, floor_divide, gather, ge, gt, hstack, index_select,
+    isclose, isfinite, isinf, isnan, le, log, log1p, log2, log10, log_softmax, logical_and,
+    logical_not, logical_or, logical_xor, logsumexp, lt, masked_fill, matmul, max, maximum, mean,
+    min, minimum, mm, mul, mv, narrow, ne, neg, nonzero, norm, outer, permute, pow, prod,
+    reciprocal, relu, remainder, repeat, repeat_interleave, reshape, round, rsqrt, rsub, scatter,
+    scatter_add, select, sigmoid, sign, sin, sinh, softmax, sort, split, sqrt, square, squeeze,
+    stack, std, sub, sum, t, tan, tanh, tile, topk, trace, transpose, tril, triu, trunc, unbind,
+    unsqueeze, var, vstack, where,
 )
-from .ops import bitwise_and, bitwise_not, bitwise_or, bitwise_xor, norm, rsub
-from .ops import (
-    acos, argsort, asin, atan, broadcast_to, ceil, cosh, count_nonzero, cumsum, diag, diagonal,
-    erf, exp2, floor, gather, hstack, index_select, isfinite, isinf, isnan, log10, logical_and,
-    logical_or, logical_xor, masked_fill, nonzero, repeat_interleave, round, scatter,
-    scatter_add, sinh, sort, tile, topk, tril, triu, trunc, vstack,
-)
+from .ops.linalg import addmm
 from .ops.methods import _all as all, _any as any  # noqa: A004
-
 from .factories import (
     arange, as_tensor, device, empty, empty_like, eye, from_numpy, full, full_like, linspace,
     ones, ones_like, tensor, zeros, zeros_like,
@@ -63,11 +60,13 @@ _LAZY_MODULES = ("nn", "optim", "data", "exercises", "viz")
 
 
 def __getattr__(name: str) -> object:
+    """The lazily imported subpackages, on first access."""
     if name in _LAZY_MODULES:
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'autograd_lab' has no attribute '{name}'")
+
 
 float = float32  # noqa: A001
 double = float64
@@ -88,31 +87,31 @@ __version__ = "2.13.0+autograd_lab"
 
 
 def is_tensor(obj: object) -> bool:
+    """Whether ``obj`` is a Tensor."""
     return isinstance(obj, Tensor)
 
 
 def is_floating_point(input: Tensor) -> bool:
+    """Whether ``input`` has a floating-point dtype."""
     return input.dtype.is_floating_point
 
 
 def numel(input: Tensor) -> int:
+    """The number of elements of ``input``."""
     return input.numel()
 
 
 def detach(input: Tensor) -> Tensor:
+    """``input.detach()``: the same data, outside the graph."""
     return input.detach()
 
 
 def promote_types(a: dtype, b: dtype) -> dtype:
+    """The smallest dtype both ``a`` and ``b`` convert to."""
     return _dtype.promote(a, b)
 
 
 def result_type(a: object, b: object) -> dtype:
+    """The dtype an operation on ``a`` and ``b`` (tensors or numbers) gives."""
     return _dtype.result_type(a, b)
-
-
-def addmm(bias: Tensor, a: Tensor, b: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
-    from .ops.nn_ops import addmm as _addmm
-
-    return _addmm(bias, a, b, beta=beta, alpha=alpha)
 

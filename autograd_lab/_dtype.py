@@ -32,6 +32,7 @@ class dtype:  # noqa: N801  (torch spells it in lower case)
 
     @property
     def is_complex(self) -> bool:
+        """Always False: this engine has no complex dtypes."""
         return False
 
 
@@ -53,16 +54,19 @@ _default = [float32]
 
 
 def get_default_dtype() -> dtype:
+    """The dtype of float tensors made from Python floats (float32 unless changed)."""
     return _default[0]
 
 
 def set_default_dtype(d: dtype) -> None:
+    """Change the default floating-point dtype."""
     if not isinstance(d, dtype) or not d.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
     _default[0] = d
 
 
 def from_numpy_dtype(npd: np.dtype) -> dtype:
+    """The dtype of a numpy dtype; torch's error for one it does not support."""
     try:
         return _FROM_NP[np.dtype(npd)]
     except KeyError:
@@ -70,7 +74,6 @@ def from_numpy_dtype(npd: np.dtype) -> dtype:
             f"can't convert np.ndarray of type numpy.{np.dtype(npd).type.__name__}. The only "
             "supported types are: float64, float32, float16, complex64, complex128, int64, int32, "
             "int16, int8, uint64, uint32, uint16, uint8, and bool."
-
         ) from None
 
 
@@ -112,10 +115,6 @@ def result_type(*operands: object) -> dtype:
         groups[g] = d if groups[g] is None else promote(groups[g], d)
     result = None
     for d in groups:
-        if d is None:
-            continue
-        if result is None:
-            result = d
-        elif d._cat > result._cat:
+        if d is not None and (result is None or d._cat > result._cat):
             result = d
     return result if result is not None else get_default_dtype()

@@ -1,5 +1,10 @@
 """PyTorch 2.13's exact error and warning texts, in one place."""
 
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
 BACKWARD_TWICE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
     "they have already been freed). Saved intermediate values of the graph are freed when you call "
@@ -61,6 +66,7 @@ def version_mismatch(type_str: str, producer: str | None, version: int, expected
 
 
 def shape_mismatch(i: int, got: tuple, want: tuple) -> str:
+    """A ``grad_tensors`` entry whose shape differs from its output's."""
     return (
         f"Mismatch in shape: grad_output[{i}] has a shape of torch.Size({list(got)}) and "
         f"output[{i}] has a shape of torch.Size({list(want)})."
@@ -74,21 +80,34 @@ _SCALAR_TYPE = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short
                 "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double"}
 
 
+def scalar_name(dt: Any) -> str:
+    """torch's ScalarType name of a dtype, as its messages print it: ``Float``, ``Long`` ..."""
+    return _SCALAR_TYPE[dt.name]
+
+
+def cpp_name(dt: Any) -> str:
+    """The C++ type of a dtype, as kernel messages print it: ``float``, ``long int`` ..."""
+    return _CPP_TYPE[dt.name]
+
+
 def grad_size_mismatch(got: tuple, want: tuple) -> str:
+    """An assigned ``.grad`` whose shape differs from the tensor's."""
     return (
         f"attempting to assign a gradient of size '{list(got)}' to a tensor of size "
         f"'{list(want)}'. Please ensure that the gradient and the tensor are the same size"
     )
 
 
-def grad_dtype_mismatch(got: object, want: object) -> str:
+def grad_dtype_mismatch(got: Any, want: Any) -> str:
+    """An assigned ``.grad`` whose dtype differs from the tensor's."""
     return (
-        f"attempting to assign a gradient with dtype '{_CPP_TYPE[got.name]}' to a tensor with "
-        f"grad_dtype '{_SCALAR_TYPE[want.name]}'. The gradient must match the tensor's grad_dtype "
+        f"attempting to assign a gradient with dtype '{cpp_name(got)}' to a tensor with "
+        f"grad_dtype '{scalar_name(want)}'. The gradient must match the tensor's grad_dtype "
         "(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a "
         "specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the "
         "dtypes of a tensor and its gradient may break downstream systems that assume they match."
     )
+
 
 CREATE_GRAPH_BACKWARD = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter "
@@ -103,6 +122,4 @@ def warn_once(text: str, stacklevel: int = 2) -> None:
     """Warn with ``text`` the first time only, as torch's once-per-process warnings do."""
     if text not in _WARNED_ONCE:
         _WARNED_ONCE.add(text)
-        import warnings
-
         warnings.warn(text, UserWarning, stacklevel=stacklevel + 1)

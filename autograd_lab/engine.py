@@ -75,6 +75,7 @@ def listen(listener: Listener) -> Iterator[Listener]:
 
 
 def _copy(g: Any) -> np.ndarray | None:
+    """A gradient as a listener receives it: a numpy array of its own (or None)."""
     if g is None:
         return None
     return np.array(g._data if isinstance(g, Tensor) else g, copy=True)
@@ -83,6 +84,7 @@ def _copy(g: Any) -> np.ndarray | None:
 # ---- public entry points ------------------------------------------------------------------
 
 def _as_list(x: Any) -> list:
+    """None, a Tensor, or a sequence of them, as a list."""
     if x is None:
         return []
     if isinstance(x, Tensor):
@@ -91,6 +93,7 @@ def _as_list(x: Any) -> list:
 
 
 def _root_edge(t: Tensor, i: int) -> tuple[Node, int]:
+    """Where backward starts for output ``t`` (a leaf starts at its AccumulateGrad)."""
     __tracebackhide__ = True  # hidden from IPython tracebacks
     if t.grad_fn is not None:
         return (t.grad_fn, t._output_nr)
@@ -119,6 +122,7 @@ def _make_grads(outputs: list[Tensor], grads: list, create_graph: bool) -> list:
 
 
 def _check_grad_types(grads: list) -> None:
+    """torch's error for a ``grad_tensors`` entry that is neither a Tensor nor None."""
     for g in grads:
         if g is not None and not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
@@ -168,7 +172,6 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     if len(grads) != len(outs):
         raise RuntimeError(f"got {len(outs)} tensors and {len(grads)} gradients")
     if allow_unused is None:
-
         allow_unused = materialize_grads
     if retain_graph is None:
         retain_graph = create_graph
@@ -194,6 +197,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
 
 
 def _grad_tensor(g: Any, like: Tensor) -> Tensor:
+    """A gradient array as a new Tensor with ``like``'s dtype."""
     return _make(np.array(g, dtype=like.dtype.np, copy=True), like.dtype, None)
 
 
@@ -217,6 +221,7 @@ def _dependencies(roots: list[tuple[Node, int]]) -> dict[Node, int]:
 
 
 def _target_edge(t: Tensor) -> tuple[Node | None, int]:
+    """Where an ``inputs`` tensor's gradient arrives (None: a leaf never used in a graph)."""
     if t.grad_fn is not None:
         return (t.grad_fn, t._output_nr)
     acc = t._acc() if t._acc is not None else None
@@ -245,47 +250,73 @@ def _needed(roots: list[tuple[Node, int]], deps: dict[Node, int], targets: set[N
     return needed
 
 
+class _Run:
+    """The state of one backward pass, shared by the steps of ``_run``."""
+
+    __slots__ = ("retain_graph", "create_graph", "accumulate", "listener", "deps", "buffers",
+                 "heap", "tie", "needed", "target_nodes", "capture", "captured")
+
+    def __init__(self, deps: dict[Node, int], retain_graph: bool, create_graph: bool,
+                 accumulate: bool, listener: Listener | None) -> None:
+        self.deps = deps  # edges not yet delivered, per node
+        self.retain_graph, self.create_graph = retain_graph, create_graph
+        self.accumulate = accumulate  # backward() fills .grad; grad() only captures
+        self.listener = listener
+        self.buffers: dict[Node, list] = {}  # summed gradient of each output, per node
+        self.heap: list = []  # ready nodes, most recently created first
+        self.tie = itertools.count()
+        self.needed: set[Node] | None = None  # with ``inputs``: the nodes worth running
+        self.target_nodes: set[Node] = set()
+        self.capture: dict[tuple[Node, int], list[int]] = {}  # edge -> indices into inputs
+        self.captured: list = []
+
+    def deliver(self, node: Node, nr: int, g: Any) -> None:
+        """Add ``g`` to output ``nr`` of ``node``; queue it once every edge has delivered."""
+        buf = self.buffers.get(node)
+        if buf is None:
+            buf = self.buffers[node] = [None] * node._n_outputs
+        if g is not None:
+            buf[nr] = g if buf[nr] is None else buf[nr] + g
+        left = self.deps[node] - 1
+        self.deps[node] = left
+        if left == 0:
+            heapq.heappush(self.heap, (-node._seq, next(self.tie), node))
+
+
 def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
          create_graph: bool, targets: list[Tensor] | None, accumulate: bool,
          listener: Listener | None = None) -> list:
+    """Run the graph backward from ``roots``; the gradients of ``targets`` that arrived."""
     __tracebackhide__ = True  # hidden from IPython tracebacks
     if listener is None and _listeners:
         listener = _listeners[-1]
-    deps = _dependencies(roots)
-    capture: dict[tuple[Node, int], list[int]] = {}
-    needed = None
-    target_nodes: set[Node] = set()
+    run = _Run(_dependencies(roots), retain_graph, create_graph, accumulate, listener)
     if targets is not None:
         for i, t in enumerate(targets):
             e = _target_edge(t)
             if e[0] is not None:
-                capture.setdefault(e, []).append(i)
-        target_nodes = {n for n, _ in capture}
-        needed = _needed(roots, deps, target_nodes)
-    captured: list = [None] * (len(targets) if targets is not None else 0)
-
-    buffers: dict[Node, list] = {}
-    heap: list = []
-    tie = itertools.count()
+                run.capture.setdefault(e, []).append(i)
+        run.target_nodes = {n for n, _ in run.capture}
+        run.needed = _needed(roots, run.deps, run.target_nodes)
+        run.captured = [None] * len(targets)
     for (node, nr), g in zip(roots, root_grads):
-        buf = buffers.get(node)
+        buf = run.buffers.get(node)
         if buf is None:
-            buf = buffers[node] = [None] * node._n_outputs
-            if deps.get(node, 0) == 0:
-                heapq.heappush(heap, (-node._seq, next(tie), node))
+            buf = run.buffers[node] = [None] * node._n_outputs
+            if run.deps.get(node, 0) == 0:
+                heapq.heappush(run.heap, (-node._seq, next(run.tie), node))
         buf[nr] = g if buf[nr] is None else buf[nr] + g
     if listener is not None:
         listener.on_begin(list(roots), [_copy(g) for g in root_grads])
 
     prev_mode = STATE.enabled
-    STATE.enabled = create_graph
+    STATE.enabled = create_graph  # backward formulas record a graph only under create_graph
     try:
+        heap, buffers = run.heap, run.buffers
         while heap:
             node = heapq.heappop(heap)[2]
-            grads = buffers.pop(node)
             try:
-                _run_node(node, grads, retain_graph, create_graph, accumulate, needed,
-                          target_nodes, capture, captured, deps, buffers, heap, tie, listener)
+                _run_node(node, buffers.pop(node), run)
             except BaseException as e:
                 if listener is not None:
                     listener.on_error(node, e)
@@ -294,37 +325,34 @@ def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
         STATE.enabled = prev_mode
     if listener is not None:
         listener.on_end()
-    return captured
+    return run.captured
 
 
-def _run_node(node: Node, grads: list, retain_graph: bool, create_graph: bool,
-              accumulate: bool, needed: set | None, target_nodes: set, capture: dict,
-              captured: list, deps: dict, buffers: dict, heap: list, tie: Any,
-              listener: Listener | None) -> None:
+def _run_node(node: Node, grads: list, run: _Run) -> None:
+    """Run one ready node: hooks, its backward, then its gradients along its edges."""
     __tracebackhide__ = True  # hidden from IPython tracebacks
+    listener, needed = run.listener, run.needed
     if node._tensor_pre_hooks:
         grads = _tensor_hooks(node, grads)
     if node._retained:
-        _retain(node, grads, create_graph, listener)
-    if capture:
+        _retain(node, grads, run.create_graph, listener)
+    if run.capture:
         for nr, g in enumerate(grads):
-            for i in capture.get((node, nr), ()):
-                captured[i] = g
+            for i in run.capture.get((node, nr), ()):
+                run.captured[i] = g
     is_acc = type(node) is AccumulateGrad
-    if needed is not None and node not in needed and not (accumulate and is_acc):
+    if needed is not None and node not in needed and not (run.accumulate and is_acc):
         return  # a target reached: its gradient was captured, nothing beyond it is wanted
     if listener is not None:
         listener.on_node(node, [_copy(g) for g in grads])
+    if node._pre_hooks:
+        grads = _node_pre_hooks(node, grads)
     if is_acc:
-        if node._pre_hooks:
-            grads = _node_pre_hooks(node, grads)
-        if accumulate and grads[0] is not None:
-            _accumulate(node.variable, grads[0], create_graph, listener)
+        if run.accumulate and grads[0] is not None:
+            _accumulate(node.variable, grads[0], run.create_graph, listener)
         if node._post_hooks:
             _node_post_hooks(node, (), grads)
         return
-    if node._pre_hooks:
-        grads = _node_pre_hooks(node, grads)
     if all(g is None for g in grads):
         out: tuple = (None,) * len(node.next_functions)
     else:
@@ -338,41 +366,36 @@ def _run_node(node: Node, grads: list, retain_graph: bool, create_graph: bool,
             )
     if node._post_hooks:
         out = _node_post_hooks(node, out, grads)
-    if not retain_graph:
+    if not run.retain_graph:
         names = [k for k, _ in node.saved_tensors_info()] if listener is not None else None
         node._release()
         if listener is not None and names:
             listener.on_free(node, names)
     for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
         if nxt is None or (needed is not None and nxt not in needed
-                           and nxt not in target_nodes):
+                           and nxt not in run.target_nodes):
             continue
         if listener is not None:
             listener.on_edge(node, i, nxt, nr, _copy(g))
-        buf = buffers.get(nxt)
-        if buf is None:
-            buf = buffers[nxt] = [None] * nxt._n_outputs
-        if g is not None:
-            buf[nr] = g if buf[nr] is None else buf[nr] + g
-        left = deps[nxt] - 1
-        deps[nxt] = left
-        if left == 0:
-            heapq.heappush(heap, (-nxt._seq, next(tie), nxt))
+        run.deliver(nxt, nr, g)
 
 
 def _as_tensor(g: Any) -> Tensor | None:
+    """A gradient as hooks see it: a Tensor (or None)."""
     if g is None or isinstance(g, Tensor):
         return g
     return _wrap_grad(g)
 
 
 def _unwrap(g: Any, create_graph: bool) -> Any:
+    """A gradient back in the engine's form: a Tensor under create_graph, else an array."""
     if g is None or not isinstance(g, Tensor):
         return g
     return g if create_graph else g._data
 
 
 def _tensor_hooks(node: Node, grads: list) -> list:
+    """Run the ``Tensor.register_hook`` hooks of the node's outputs; a return replaces g."""
     __tracebackhide__ = True  # hidden from IPython tracebacks
     grads = list(grads)
     for nr, hooks in node._tensor_pre_hooks.items():
@@ -392,8 +415,8 @@ def _tensor_hooks(node: Node, grads: list) -> list:
     return grads
 
 
-
 def _node_pre_hooks(node: Node, grads: list) -> list:
+    """Run ``node.register_prehook`` hooks on the gradients of its outputs."""
     gs = tuple(_as_tensor(g) for g in grads)
     for h in list(node._pre_hooks):
         r = h(gs)
@@ -403,6 +426,7 @@ def _node_pre_hooks(node: Node, grads: list) -> list:
 
 
 def _node_post_hooks(node: Node, out: tuple, grads: list) -> tuple:
+    """Run ``node.register_hook`` hooks on (grad_inputs, grad_outputs)."""
     gi = tuple(_as_tensor(g) for g in out)
     go = tuple(_as_tensor(g) for g in grads)
     for h in list(node._post_hooks):
@@ -446,7 +470,6 @@ def _accumulate(var: Tensor, g: Any, create_graph: bool, listener: Listener | No
             elif not create_graph and (g._data.base is not None or not g._data.flags.writeable):
                 new = _make(np.array(g._data, copy=True), var.dtype, None)
             var._grad = new
-
         elif create_graph:
             var._grad = var._grad + g
         else:
@@ -469,6 +492,7 @@ def _accumulate(var: Tensor, g: Any, create_graph: bool, listener: Listener | No
 
 
 def _retain(node: Node, grads: list, create_graph: bool, listener: Listener | None) -> None:
+    """Store the gradients of outputs that asked for ``retain_grad()``."""
     for nr, ref in node._retained.items():
         t = ref()
         if t is None or grads[nr] is None:

@@ -1,9 +1,10 @@
 """Immediate feedback for the notebook exercises.
 
 Every check prints one line -- ``Correct!`` or what is wrong with a hint -- and
-returns True/False. A check never raises on a wrong or missing answer, so a
-student's *Run All* always reaches the end of the notebook. ``...`` (the
-placeholder left in the student notebooks) counts as "not answered yet".
+returns a ``Feedback`` (truthy when correct, invisible as a cell's result). A check
+never raises on a wrong or missing answer, so a student's *Run All* always reaches
+the end of the notebook. ``...`` (the placeholder left in the student notebooks)
+counts as "not answered yet".
 
     from autograd_lab.exercises import check_close
     check_close("dy/dx at x=3", x.grad, 33.0, hint="add the two paths: 2x + 3x^2")

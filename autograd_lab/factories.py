@@ -220,6 +220,7 @@ def _filled(value: Any, size: tuple, dtype: dtype | None, requires_grad: bool,
 
 def zeros(*size: Any, dtype: dtype | None = None, device: Any = None,
           requires_grad: bool = False, **kwargs: Any) -> Tensor:
+    """A tensor of zeros of the given size."""
     _check_device(device)
     size = _size_kwargs(size, kwargs, "zeros")
     return _filled(0, size, dtype, requires_grad, "zeros")
@@ -227,6 +228,7 @@ def zeros(*size: Any, dtype: dtype | None = None, device: Any = None,
 
 def ones(*size: Any, dtype: dtype | None = None, device: Any = None,
          requires_grad: bool = False, **kwargs: Any) -> Tensor:
+    """A tensor of ones of the given size."""
     _check_device(device)
     size = _size_kwargs(size, kwargs, "ones")
     return _filled(1, size, dtype, requires_grad, "ones")
@@ -234,6 +236,7 @@ def ones(*size: Any, dtype: dtype | None = None, device: Any = None,
 
 def empty(*size: Any, dtype: dtype | None = None, device: Any = None,
           requires_grad: bool = False, **kwargs: Any) -> Tensor:
+    """A tensor of the given size (zeros here: its values are unspecified in torch)."""
     _check_device(device)
     size = _size_kwargs(size, kwargs, "empty")
     return _filled(0, size, dtype, requires_grad)  # zeros: deterministic notebooks
@@ -241,6 +244,7 @@ def empty(*size: Any, dtype: dtype | None = None, device: Any = None,
 
 def full(size: Any, fill_value: Any = None, *, dtype: dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
+    """A tensor of the given size filled with ``fill_value`` (dtype inferred from it)."""
     _check_device(device)
     if fill_value is None:
         raise TypeError('full() missing 1 required positional arguments: "fill_value"')
@@ -257,26 +261,31 @@ def _like(t: Tensor, value: Any, dtype: dtype | None, requires_grad: bool) -> Te
 
 def zeros_like(t: Tensor, *, dtype: dtype | None = None, device: Any = None,
                requires_grad: bool = False) -> Tensor:
+    """Zeros of t's shape (and dtype, unless given)."""
     return _like(t, 0, dtype, requires_grad)
 
 
 def ones_like(t: Tensor, *, dtype: dtype | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
+    """Ones of t's shape (and dtype, unless given)."""
     return _like(t, 1, dtype, requires_grad)
 
 
 def empty_like(t: Tensor, *, dtype: dtype | None = None, device: Any = None,
                requires_grad: bool = False) -> Tensor:
+    """A tensor of t's shape (and dtype, unless given)."""
     return _like(t, 0, dtype, requires_grad)
 
 
 def full_like(t: Tensor, fill_value: Any, *, dtype: dtype | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
+    """``fill_value`` in t's shape (and dtype, unless given)."""
     return _like(t, fill_value, dtype, requires_grad)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtype | None = None,
            device: Any = None, requires_grad: bool = False) -> Tensor:
+    """``start, start + step, ...`` below ``end`` (``arange(n)``: 0 to n - 1)."""
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
@@ -293,6 +302,7 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtype | None = 
 
 def linspace(start: float, end: float, steps: int, *, dtype: dtype | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dt = dtype or get_default_dtype()
@@ -309,6 +319,7 @@ def linspace(start: float, end: float, steps: int, *, dtype: dtype | None = None
 
 def eye(n: int, m: int | None = None, *, dtype: dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
+    """The n x m identity matrix (m defaults to n)."""
     dt = dtype or get_default_dtype()
     for name, v in (("n", n), ("m", m)):
         if v is not None and v < 0:

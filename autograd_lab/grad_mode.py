@@ -11,6 +11,8 @@ from typing import Any, Callable
 
 
 class _State:
+    """The global grad mode (read by every op: a slot, for speed)."""
+
     __slots__ = ("enabled",)
 
     def __init__(self) -> None:
@@ -21,6 +23,7 @@ STATE = _State()
 
 
 def is_grad_enabled() -> bool:
+    """Whether operations currently record a graph."""
     return STATE.enabled
 
 
@@ -48,6 +51,7 @@ class _GradModeContext:
         return wrapper
 
     def clone(self) -> _GradModeContext:
+        """A fresh context of the same mode (a decorated function enters one per call)."""
         return type(self)()
 
 
@@ -58,7 +62,6 @@ class _NoParamContext(_GradModeContext):
         if not callable(orig_func):  # ``no_grad()``, or ``inference_mode(mode)``
             return super().__new__(cls)
         return cls()(orig_func)
-
 
     def __init__(self, orig_func: Callable | None = None) -> None:
         super().__init__()
@@ -93,20 +96,17 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801
         STATE.enabled = self._prev[-1]
         return super().__call__(fn)
 
-    def clone(self) -> set_grad_enabled:
-
-        ctx = type(self).__new__(type(self))
-        ctx._prev = []
-        ctx._target = self._target
-        return _Enter(ctx)  # type: ignore[return-value]
+    def clone(self) -> _GradModeContext:
+        # not a set_grad_enabled: that would switch the mode when made, not when entered
+        return _Enter(self._target)
 
 
 class _Enter(_GradModeContext):
     """Context manager that applies a ``set_grad_enabled`` mode on each entry."""
 
-    def __init__(self, ctx: set_grad_enabled) -> None:
+    def __init__(self, mode: bool) -> None:
         super().__init__()
-        self._target = ctx._target
+        self._target = mode
 
 
 class inference_mode(no_grad):  # noqa: N801
@@ -122,4 +122,5 @@ class inference_mode(no_grad):  # noqa: N801
         self._target = not mode
 
     def clone(self) -> inference_mode:
+        """A fresh context of the same mode."""
         return type(self)(not self._target)

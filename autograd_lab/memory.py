@@ -10,6 +10,8 @@ from __future__ import annotations
 
 
 class _Counter:
+    """Bytes allocated now, and the most ever since the last reset."""
+
     __slots__ = ("allocated", "peak")
 
     def __init__(self) -> None:
@@ -59,4 +61,5 @@ def max_memory_allocated(device: object = None) -> int:
 
 
 def reset_peak_memory_stats(device: object = None) -> None:
+    """Start measuring ``max_memory_allocated()`` again from now."""
     _MEM.peak = _MEM.allocated

@@ -20,6 +20,7 @@ import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import _messages as msg
+from ._dtype import float64
 from .grad_mode import STATE
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ def _strip(name: str) -> str:
 
 
 def _type_str(dtype: Any, shape: tuple) -> str:
+    """A tensor as torch's version error names it: ``torch.FloatTensor [2, 3]``."""
     return f"torch.{dtype._tensor_type} [{', '.join(map(str, shape))}]"
 
 
@@ -91,6 +93,7 @@ class SavedTensor:
         return out
 
     def _raise_modified(self) -> None:
+        """torch's error for a saved tensor changed in place since it was saved."""
         __tracebackhide__ = True  # hidden from IPython tracebacks
         if self.tensor is not None:
             t = self.tensor
@@ -104,18 +107,22 @@ class SavedTensor:
 
     @property
     def saved_version(self) -> int:
+        """The tensor's version when it was saved."""
         return self.version
 
     @property
     def current_version(self) -> int:
+        """The tensor's version now (differs after an in-place change)."""
         return self.vc[0]
 
     @property
     def shape(self) -> tuple:
+        """The shape of the saved tensor."""
         return (self.tensor._data if self.tensor is not None else self.data).shape
 
     @property
     def nbytes(self) -> int:
+        """The bytes of the saved buffer."""
         return (self.tensor._data if self.tensor is not None else self.data).nbytes
 
 
@@ -124,6 +131,7 @@ class Node:
 
     __slots__ = ("next_functions", "_saved", "_seq", "__dict__", "__weakref__")
     saved_names: tuple[str, ...] = ()  # what ``_saved_<name>`` may read
+    wrapped_saved: tuple[str, ...] = ()  # of those, slots that may hold a Python number
     _freed = False
     _pre_hooks: list | None = None
     _post_hooks: list | None = None
@@ -139,6 +147,7 @@ class Node:
         cls.__module__ = "torch.autograd.function" if custom else "builtins"
 
     def name(self) -> str:
+        """torch's name of the node: ``MulBackward0``."""
         return type(self).__name__
 
     def __repr__(self) -> str:
@@ -149,6 +158,7 @@ class Node:
 
     @property
     def metadata(self) -> dict:
+        """A dict for the user's own notes on this node."""
         if "metadata" not in self.__dict__:
             self.__dict__["metadata"] = {}
         return self.__dict__["metadata"]
@@ -160,6 +170,7 @@ class Node:
         self._saved[name] = None if t is None else SavedTensor(t, False)
 
     def save_output(self, name: str, t: Tensor) -> None:
+        """Save this node's own output (kept without a reference back to the Tensor)."""
         self._saved[name] = SavedTensor(t, True, self)
 
     def saved(self, name: str) -> Any:
@@ -175,8 +186,9 @@ class Node:
     def _release(self) -> None:
         """Free saved tensors (backward without retain_graph)."""
         saved = self._saved
+        wrapped = type(self).wrapped_saved  # torch saves these numbers as tensors: freed too
         for k, v in saved.items():
-            if type(v) is SavedTensor:
+            if type(v) is SavedTensor or (v is not None and k in wrapped):
                 saved[k] = FREED
                 self._freed = True
 
@@ -184,15 +196,13 @@ class Node:
         """The saved tensors still held, by name (for the visual tools)."""
         return [(k, v) for k, v in self._saved.items() if type(v) is SavedTensor]
 
-    wrapped_saved: tuple[str, ...] = ()  # tensor slots that may hold a Python number
-
     def __getattr__(self, name: str) -> Any:
+        """``node._saved_<name>``: a saved value as torch shows it (Tensors as Tensors)."""
         if name.startswith("_saved_") and name[7:] in type(self).saved_names:
             shown = self.__dict__.get("_shown")
             if shown is not None and name[7:] in shown:
                 return shown[name[7:]]
             v = self._saved.get(name[7:])
-
             if type(v) is SavedTensor:
                 return v.unpack(self, True)
             if v is FREED:
@@ -207,23 +217,24 @@ class Node:
 
     # ---- hooks ----------------------------------------------------------------------------
 
-    def register_hook(self, fn: Callable) -> _Handle:
+    def register_hook(self, fn: Callable) -> RemovableHandle:
         """``fn(grad_inputs, grad_outputs)`` runs after this node; may return new grad_inputs."""
         if self._post_hooks is None:
             self._post_hooks = []
         self._post_hooks.append(fn)
-        return _Handle(self._post_hooks, fn)
+        return RemovableHandle(self._post_hooks, fn)
 
-    def register_prehook(self, fn: Callable) -> _Handle:
+    def register_prehook(self, fn: Callable) -> RemovableHandle:
         """``fn(grad_outputs)`` runs before this node; may return new grad_outputs."""
         if self._pre_hooks is None:
             self._pre_hooks = []
         self._pre_hooks.append(fn)
-        return _Handle(self._pre_hooks, fn)
+        return RemovableHandle(self._pre_hooks, fn)
 
     # ---- running --------------------------------------------------------------------------
 
     def backward(self, *grads: Any) -> tuple:
+        """One gradient per edge, from one gradient per output (each op defines it)."""
         raise NotImplementedError
 
     def apply(self, grads: list) -> tuple:
@@ -256,9 +267,10 @@ class AccumulateGrad(Node):
         self.variable = variable
 
     def backward(self, grad: Any) -> tuple:
-        return ()
+        return ()  # the engine adds the gradient into the leaf itself
 
     def name(self) -> str:
+        """torch's name of the leaf sink."""
         return "torch::autograd::AccumulateGrad"
 
     def __call__(self, *grads: Tensor) -> tuple:
@@ -287,15 +299,9 @@ def grad_accumulator(t: Tensor) -> AccumulateGrad:
 
 def _wrapped_number(v: Any) -> Any:
     """A Python number saved in a tensor slot, read back as torch shows it: a 0-d tensor."""
-    from .factories import tensor
+    from .factories import tensor  # factories builds on tensor, which builds on this module
 
-    return tensor(v, dtype=None) if not isinstance(v, float) else tensor(v, dtype=_float64())
-
-
-def _float64() -> Any:
-    from ._dtype import float64
-
-    return float64
+    return tensor(v, dtype=None) if not isinstance(v, float) else tensor(v, dtype=float64)
 
 
 class RemovableHandle:
@@ -307,30 +313,13 @@ class RemovableHandle:
         self._list, self._fn = hooks, fn
 
     def remove(self) -> None:
+        """Unregister the hook (once; later calls do nothing)."""
         if self._fn in self._list:
             self._list.remove(self._fn)
 
 
-_Handle = RemovableHandle
-
-
-
-class _grad_mode:  # noqa: N801
-    __slots__ = ("_mode", "_prev")
-
-    def __init__(self, mode: bool) -> None:
-        self._mode = mode
-
-    def __enter__(self) -> None:
-        self._prev = STATE.enabled
-        STATE.enabled = self._mode
-
-    def __exit__(self, *exc: object) -> None:
-        STATE.enabled = self._prev
-
-
 def new_node(cls: type[Node], next_functions: tuple) -> Node:
-    """Create an op node with its edges (the fast path every op goes through)."""
+    """A node of ``cls`` with these edges (``ops.common.node_for`` inlines the same steps)."""
     node = cls.__new__(cls)
     node.next_functions = next_functions
     node._saved = {}
@@ -339,7 +328,7 @@ def new_node(cls: type[Node], next_functions: tuple) -> Node:
 
 
 def edge(t: Any) -> tuple:
-    """The edge an op's node keeps to one of its inputs."""
+    """The edge a node keeps to input ``t``: its grad_fn, a leaf's AccumulateGrad, or none."""
     fn = getattr(t, "grad_fn", None)
     if fn is not None:
         return (fn, t._output_nr)

@@ -10,15 +10,15 @@ Operations live in ``autograd_lab.ops``; the methods here only forward to them.
 from __future__ import annotations
 
 import warnings
+import weakref
 from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from . import _messages as msg
-from ._dtype import dtype, float32, float64, from_numpy_dtype, int64
-from .grad_mode import STATE
+from ._dtype import dtype, float32, from_numpy_dtype
 from .memory import Storage
-from .node import _Handle, grad_accumulator
+from .node import RemovableHandle, grad_accumulator
 
 np.seterr(all="ignore")  # torch computes inf/nan silently; numpy would warn on each
 
@@ -39,7 +39,7 @@ class Size(tuple):
         return Size(tuple.__add__(self, other))
 
     def numel(self) -> int:
-
+        """The product of the sizes."""
         n = 1
         for s in self:
             n *= s
@@ -73,6 +73,7 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
+        """Whether operations on this tensor are recorded (set it on leaves only)."""
         return self._rg
 
     @requires_grad.setter
@@ -86,6 +87,7 @@ class Tensor:
         self._rg = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Set ``requires_grad`` in place; returns self."""
         if self.grad_fn is not None:
             if requires_grad:
                 return self
@@ -97,10 +99,12 @@ class Tensor:
 
     @property
     def is_leaf(self) -> bool:
+        """True unless an operation that records made this tensor (``grad_fn`` is None)."""
         return self.grad_fn is None
 
     @property
     def grad(self) -> Tensor | None:
+        """The accumulated gradient (leaves, and non-leaves with ``retain_grad()``)."""
         g = self._grad
         if g is None and self.grad_fn is not None and not self._retains_grad:
             warnings.warn(msg.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
@@ -122,6 +126,7 @@ class Tensor:
 
     @property
     def retains_grad(self) -> bool:
+        """Whether ``retain_grad()`` was called on this non-leaf."""
         return self._retains_grad
 
     def retain_grad(self) -> None:
@@ -131,14 +136,12 @@ class Tensor:
         if self.grad_fn is None or self._retains_grad:
             return
         self._retains_grad = True
-        import weakref
-
         fn = self.grad_fn
         if fn._retained is None:
             fn._retained = {}
         fn._retained[self._output_nr] = weakref.ref(self)
 
-    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> _Handle:
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
         """``hook(grad)`` runs when this tensor's gradient is computed; a return replaces it."""
         if not self._rg:
             raise RuntimeError(msg.HOOK_NO_GRAD)
@@ -147,10 +150,9 @@ class Tensor:
             fn._tensor_pre_hooks = {}
         if self.grad_fn is None:  # the leaf keeps its hooks: its AccumulateGrad may be remade
             self.__dict__["_leaf_hooks"] = fn._tensor_pre_hooks
-
         hooks = fn._tensor_pre_hooks.setdefault(self._output_nr, [])
         hooks.append(hook)
-        return _Handle(hooks, hook)
+        return RemovableHandle(hooks, hook)
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
@@ -162,6 +164,7 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        """How many in-place changes this tensor's memory has had."""
         return self._vc[0]
 
     @property
@@ -175,66 +178,81 @@ class Tensor:
 
     @property
     def output_nr(self) -> int:
+        """Which output of its ``grad_fn`` this tensor is."""
         return self._output_nr
 
     @property
     def is_cuda(self) -> bool:
+        """Always False: everything lives on the CPU."""
         return False
 
     @property
-    def device(self) -> str:
-        from .factories import device
+    def device(self) -> Any:
+        """``device(type='cpu')``."""
+        from .factories import device  # factories builds on this module
 
         return device("cpu")
 
     @property
     def layout(self) -> str:
+        """``torch.strided``, the only layout."""
         return "torch.strided"
 
     # ---- shape ------------------------------------------------------------------------------
 
     @property
     def shape(self) -> Size:
+        """The size of each dim, as a ``torch.Size``."""
         return Size(self._data.shape)
 
     def size(self, dim: int | None = None) -> Size | int:
+        """The shape, or the size of dim ``dim``."""
         if dim is None:
             return Size(self._data.shape)
         return self._data.shape[_dim(dim, self._data.ndim)]
 
     def dim(self) -> int:
+        """The number of dims."""
         return self._data.ndim
 
     ndimension = dim
 
     @property
     def ndim(self) -> int:
+        """The number of dims."""
         return self._data.ndim
 
     def numel(self) -> int:
+        """The number of elements."""
         return self._data.size
 
     nelement = numel
 
     def element_size(self) -> int:
+        """Bytes per element."""
         return self.dtype.itemsize
 
     @property
     def itemsize(self) -> int:
+        """Bytes per element."""
         return self.dtype.itemsize
 
     @property
     def nbytes(self) -> int:
+        """Bytes of the elements this tensor shows."""
         return self._data.nbytes
 
     def stride(self, dim: int | None = None) -> tuple | int:
+        """Steps in elements between neighbours along each dim (or along ``dim``)."""
         st = tuple(s // self.dtype.itemsize for s in self._data.strides)
         return st if dim is None else st[_dim(dim, self._data.ndim)]
 
     def is_contiguous(self) -> bool:
+        """Whether the elements lie in memory in row-major order, without gaps."""
         return bool(self._data.flags.c_contiguous)
 
     def is_floating_point(self) -> bool:
+        """Whether the dtype is a floating-point one."""
         return self.dtype.is_floating_point
 
     def data_ptr(self) -> int:
@@ -242,6 +260,7 @@ class Tensor:
         return self._data.__array_interface__["data"][0]
 
     def untyped_storage(self) -> Storage:
+        """The storage this tensor's memory belongs to (shared by its views)."""
         return self._storage
 
     def __len__(self) -> int:
@@ -254,10 +273,10 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))  # torch iterates through unbind (UnbindBackward0)
 
-
     # ---- conversion -------------------------------------------------------------------------
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The numpy array itself (shared memory); refused while it requires grad."""
         if self._rg and not force:
             raise RuntimeError(msg.NUMPY_REQUIRES_GRAD)
         return self._data
@@ -268,11 +287,13 @@ class Tensor:
         return self._data if dtype is None else self._data.astype(dtype)
 
     def item(self) -> float | int | bool:
+        """The one element as a Python number."""
         if self._data.size != 1:
             raise RuntimeError(msg.ITEM_NOT_SCALAR.format(n=self._data.size))
         return self._data.reshape(()).item()
 
     def tolist(self) -> Any:
+        """The elements as (nested) Python lists of numbers."""
         return self._data.tolist()
 
     def __float__(self) -> float:
@@ -316,7 +337,6 @@ class Tensor:
         return tensor_repr(
             self._data, self.dtype.name, requires_grad=self._rg,
             grad_fn_name=None if fn is None else type(fn).__name__,
-
         )
 
     def __str__(self) -> str:
@@ -353,6 +373,7 @@ class Tensor:
         return _make(self._data, self.dtype, None, self._storage, self._vc)
 
     def detach_(self) -> Tensor:
+        """Make this tensor a leaf that does not require grad, in place."""
         if self._base is not None and self._base._rg:
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using "
@@ -366,13 +387,16 @@ class Tensor:
         return self
 
     def cpu(self) -> Tensor:
+        """This tensor (already on the CPU)."""
         return self
 
     def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
+        """torch's error: there is no CUDA here."""
         raise AssertionError("Torch not compiled with CUDA enabled")
 
 
 def _dim(d: int, ndim: int) -> int:
+    """``d`` as a non-negative dim, with torch's range error."""
     n = max(ndim, 1)
     if not -n <= d < n:
         raise IndexError(
@@ -382,7 +406,8 @@ def _dim(d: int, ndim: int) -> int:
 
 
 def _init(t: Tensor, arr: np.ndarray, dt: dtype, storage: Storage | None = None,
-          vc: list | None = None) -> None:
+          vc: Storage | None = None) -> None:
+    """Fill in a new (leaf) tensor's slots."""
     t._data = arr
     t.dtype = dt
     t.grad_fn = None
@@ -394,7 +419,7 @@ def _init(t: Tensor, arr: np.ndarray, dt: dtype, storage: Storage | None = None,
 
 
 def _make(data: np.ndarray, dt: dtype, grad_fn: Any, storage: Storage | None = None,
-          vc: list | None = None) -> Tensor:
+          vc: Storage | None = None) -> Tensor:
     """A new Tensor around ``data`` (the fast constructor every op uses)."""
     t = Tensor.__new__(Tensor)
     t._data = data
@@ -415,7 +440,17 @@ def _wrap_grad(g: Any) -> Tensor:
     return _make(g, from_numpy_dtype(g.dtype), None)
 
 
+def typename(obj: Any) -> str:
+    """``torch.typename``: ``torch.FloatTensor`` for a tensor, else the qualified class name."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    cls = type(obj)
+    module = cls.__module__ or ""
+    return cls.__qualname__ if module in ("", "builtins") else f"{module}.{cls.__qualname__}"
+
+
 def _rebuild(data: np.ndarray, dtype_name: str, rg: bool) -> Tensor:
+    """Unpickle a tensor."""
     from . import _dtype
 
     t = _make(data, getattr(_dtype, dtype_name if dtype_name != "bool" else "bool_"), None)
@@ -426,4 +461,4 @@ def _rebuild(data: np.ndarray, dtype_name: str, rg: bool) -> Tensor:
 # ``type(t)`` prints ``<class 'torch.Tensor'>`` (and ``torch.Size``), as with torch
 Tensor.__module__ = Size.__module__ = "torch"
 
-__all__ = ["Size", "Tensor", "float32", "float64", "int64", "STATE"]
+__all__ = ["Size", "Tensor", "typename"]

@@ -43,6 +43,7 @@ def _source(cell: dict) -> str:
 
 
 def first_code_cell(nb: dict) -> tuple[int, dict] | None:
+    """(index, cell) of the notebook's first code cell, or None."""
     return next(((i, c) for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"), None)
 
 
@@ -69,6 +70,7 @@ def with_cell(nb: dict) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Print the cell, or ``--check``/``--write`` it in the notebooks given (1: some lack it)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="report notebooks without the cell")

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
 import os
 import sys
 from pathlib import Path
+from typing import Any, Callable
 
 if __name__ == "__main__":  # started as a script: import the package from the repository root
     sys.path[0] = str(Path(__file__).resolve().parents[1])
@@ -27,14 +29,16 @@ import autograd_lab as torch  # noqa: E402
 from autograd_lab.viz import make_dot, memory_timeline, record_backward, version_view  # noqa: E402
 
 
-def square_sum():
+def square_sum() -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+    """z = sum(x ** 2): the first graph of the course (the loss, and its tensors by name)."""
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = x ** 2
     z = y.sum()
     return z, dict(x=x, y=y, z=z)
 
 
-def four_leaves():
+def four_leaves() -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+    """e = a * b + log(d) * c: four leaves, two branches."""
     a = torch.tensor(2.0, requires_grad=True)
     b = torch.tensor(3.0, requires_grad=True)
     c = torch.tensor(4.0, requires_grad=True)
@@ -46,7 +50,7 @@ def four_leaves():
     return e, dict(a=a, b=b, c=c, d=d, u=u, t=t, v=v, e=e)
 
 
-def fan_in():
+def fan_in() -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """``a`` reaches the loss along two paths: its gradients are summed before ``a.grad``."""
     a = torch.tensor([1.0, 2.0], requires_grad=True)
     b = torch.tensor([3.0, 4.0], requires_grad=True)
@@ -56,47 +60,48 @@ def fan_in():
     return e, dict(a=a, b=b, u=u, v=v, e=e)
 
 
-def svg_of(dot) -> str:
+def svg_of(dot: Any) -> str:
+    """A Graphviz graph rendered as SVG text."""
     return dot.pipe(format="svg", encoding="utf-8")
 
 
-def figures() -> dict[str, object]:
+def figures() -> dict[str, Callable[[], str]]:
     """name -> a callable returning the SVG text."""
-    out: dict[str, object] = {}
+    out: dict[str, Callable[[], str]] = {}
 
-    def square_grad_fn():
+    def square_grad_fn() -> str:
         z, p = square_sum()
         return svg_of(make_dot(z, dict(x=p["x"]), show_saved=True))
 
-    def square_value():
+    def square_value() -> str:
         z, p = square_sum()
         return svg_of(make_dot(z, p, view="value"))
 
-    def four_grad_fn():
+    def four_grad_fn() -> str:
         e, p = four_leaves()
         return svg_of(make_dot(e, {k: p[k] for k in "abcde"}))
 
-    def four_value():
+    def four_value() -> str:
         e, p = four_leaves()
         e.backward()
         return svg_of(make_dot(e, p, view="value"))
 
-    def stepper_frame():
+    def stepper_frame() -> str:
         e, p = fan_in()
         rec = record_backward(e, params=p)
         i = next(k for k, f in enumerate(rec.frames)
                  if f.kind == "node" and rec.caption_text(k).startswith("AccumulateGrad(a)"))
         return svg_of(rec.frame_dot(i))
 
-    def versions():
+    def versions() -> str:
         a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
         b = a.sigmoid()
         c = (b * 2).sum()
         b.mul_(3)  # in place: SigmoidBackward0 saved b (its result) at version 0
         return svg_of(version_view(c, dict(a=a, b=b, c=c), width=72).dot)
 
-    def memory():
-        def step():
+    def memory() -> str:
+        def step() -> torch.Tensor:
             x = torch.ones(1000, requires_grad=True)
             y = x.exp()
             z = y * y
@@ -104,13 +109,11 @@ def figures() -> dict[str, object]:
 
         gc.collect()
         fig = memory_timeline(step)
-        import io
-
         buf = io.StringIO()
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
         return buf.getvalue()
 
-    def two_halves():
+    def two_halves() -> str:
         z, p = square_sum()
         return svg_of(make_dot(z, p, view="both", show_saved=True))
 
@@ -126,6 +129,7 @@ def figures() -> dict[str, object]:
 
 
 def main() -> None:
+    """Write every figure into ``--out``."""
     ap = argparse.ArgumentParser(description="Regenerate figures/*.svg")
     ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "figures"))
     args = ap.parse_args()

@@ -53,6 +53,7 @@ def strip_solution(source: str) -> str:
 
 
 def student_notebook(nb: dict) -> dict:
+    """A copy of ``nb`` with the solutions stripped and every output cleared."""
     nb = json.loads(json.dumps(nb))
     for cell in nb["cells"]:
         if cell["cell_type"] != "code":
@@ -66,6 +67,7 @@ def student_notebook(nb: dict) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Write the student copy of every numbered notebook."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--src", default=str(ROOT / "notebooks"))
     ap.add_argument("--out", default=str(ROOT / "notebooks" / "student"))

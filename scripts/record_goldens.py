@@ -31,10 +31,12 @@ FORMAT = "golden-cases-1"
 
 
 def areas() -> list[str]:
+    """The case modules in tests/golden_cases (one goldens file each)."""
     return sorted(p.stem for p in CASES_DIR.glob("*.py") if p.stem != "__init__")
 
 
 def load_cases(area: str) -> list[dict[str, Any]]:
+    """The cases of ``area``; their names must be unique."""
     module = importlib.import_module(f"golden_cases.{area}")
     cases = list(module.CASES)
     names = [c["name"] for c in cases]
@@ -72,6 +74,7 @@ def run_isolated(torch: Any, code: str) -> dict[str, Any]:
 
 
 def record(torch: Any, area: str) -> tuple[int, int, int]:
+    """Run every case of ``area`` on torch and write its goldens: (cases, errors, warned)."""
     out = GOLDENS / f"{area}.json"
     if out.exists():
         old = json.loads(out.read_text())
@@ -91,6 +94,7 @@ def record(torch: Any, area: str) -> tuple[int, int, int]:
 
 
 def main() -> None:
+    """Record the goldens of the areas given (default: all) under torch 2.13."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("areas", nargs="*", help="case modules to record (default: all)")
     args = parser.parse_args()

@@ -48,6 +48,7 @@ STEPS = 12
 
 
 def hexes(a: Any) -> list[str]:
+    """Values as exact float hex strings."""
     return [float(v).hex() for v in np.asarray(a, dtype=np.float64).reshape(-1)]
 
 
@@ -66,11 +67,13 @@ def grad_at(step: int, shape: tuple, dtype: np.dtype) -> np.ndarray:
 
 
 def make_optimizer(name: str, params: list) -> Any:
+    """The optimizer of config ``name`` over ``params``."""
     cls, kwargs = CONFIGS[name]
     return getattr(torch.optim, cls)(params, **kwargs)
 
 
 def record_fixed_grads(dtype: torch.dtype) -> dict[str, Any]:
+    """Each config's parameter trajectory under the prescribed gradients."""
     npd = np.float32 if dtype == torch.float32 else np.float64
     out: dict[str, Any] = {}
     for name in CONFIGS:
@@ -114,6 +117,7 @@ def record_quadratic() -> dict[str, Any]:
 
 
 def record_seeded_linear() -> dict[str, Any]:
+    """Three SGD steps of a seeded nn.Linear on cross-entropy."""
     torch.manual_seed(0)
     x = torch.randn(8, 3)
     y = torch.randint(0, 2, (8,))
@@ -136,6 +140,7 @@ def record_seeded_linear() -> dict[str, Any]:
 
 
 def main() -> None:
+    """Write tests/goldens/optim.json."""
     torch.set_num_threads(1)
     data = {
         "torch": torch.__version__,

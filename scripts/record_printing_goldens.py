@@ -94,10 +94,12 @@ def t(values: Any, dtype: torch.dtype = torch.float32, requires_grad: bool = Fal
 
 
 def rng(seed: int) -> np.random.Generator:
+    """A seeded numpy generator (each case family has its own seed)."""
     return np.random.default_rng(seed)
 
 
 def basic_cases() -> None:
+    """Leaves, grad_fn suffixes, the common 1-d and 2-d layouts."""
     record("leaf_requires_grad", t([1.0, 2.0, 3.0], requires_grad=True))
     x = t([1.0, 2.0, 3.0], requires_grad=True)
     record("sum_grad_fn", (x * x).sum())
@@ -123,6 +125,7 @@ def basic_cases() -> None:
 
 
 def sci_cases() -> None:
+    """Where torch switches to scientific notation."""
     record("sci_small", t([1e-5, 1.0]))
     record("sci_large", t([1e8, 1.0]))
     record("sci_large_only", t([1e9]))
@@ -152,6 +155,7 @@ def sci_cases() -> None:
 
 
 def special_value_cases() -> None:
+    """-0.0, zeros, inf and nan."""
     record("negative_zero", t([-0.0]))
     record("negative_zero_and_one", t([-0.0, 1.0]))
     record("negative_zero_and_fraction", t([-0.0, 1.5]))
@@ -174,6 +178,7 @@ def special_value_cases() -> None:
 
 
 def int_and_bool_cases() -> None:
+    """Integer and bool tensors."""
     record("int64_negative", t(np.array([-5, 10, 300]), torch.int64))
     record("int64_2d", t(np.arange(12).reshape(3, 4) - 6, torch.int64))
     record("int64_large", t(np.array([2**62, -(2**63), 7]), torch.int64))
@@ -199,6 +204,7 @@ def int_and_bool_cases() -> None:
 
 
 def shape_cases() -> None:
+    """Scalars, empty tensors and higher-dimensional shapes."""
     record("scalar_float", t(3.5))
     record("scalar_int_valued", t(14.0))
     record("scalar_zero", t(0.0))
@@ -228,6 +234,7 @@ def shape_cases() -> None:
 
 
 def wrap_cases() -> None:
+    """Rows wrapped at the line width."""
     record("arange_100", t(np.arange(100.0)))
     record("randn_50", t(rng(30).standard_normal(50)))
     record("randn_30_x100", t(rng(31).standard_normal(30) * 100))
@@ -251,6 +258,7 @@ def wrap_cases() -> None:
 
 
 def summary_cases() -> None:
+    """Tensors long enough to be summarised with '...'."""
     record("summary_1001", t(rng(80).standard_normal(1001)))
     record("summary_1500", t(rng(81).standard_normal(1500)))
     record("summary_40x40", t(rng(82).standard_normal((40, 40))))
@@ -268,6 +276,7 @@ def summary_cases() -> None:
 
 
 def option_cases() -> None:
+    """``set_printoptions`` settings."""
     values = rng(100).standard_normal(20) * 3
     small = [1e-5, 1.0, 123.456]
     record("sci_mode_true", t(values[:5]), {"sci_mode": True})
@@ -338,6 +347,7 @@ def option_cases() -> None:
 
 
 def prefix_cases() -> None:
+    """Subclass prefixes (the indent follows the class name)."""
     base = torch.from_numpy(rng(120).standard_normal(30).astype(np.float32))
     record("prefix_foo_wrap", torch.Tensor._make_subclass(Foo, base))
     base = torch.from_numpy(np.arange(30.0, dtype=np.float32) * 1.5)
@@ -349,6 +359,7 @@ def prefix_cases() -> None:
 
 
 def default_dtype_cases() -> None:
+    """dtype suffixes under a float64 default dtype."""
     f64 = torch.float64
     record("default64_float64", t([1.5, 2.0], torch.float64), default_dtype=f64)
     record("default64_float32", t([1.5, 2.0], torch.float32), default_dtype=f64)
@@ -359,6 +370,7 @@ def default_dtype_cases() -> None:
 
 
 def grad_fn_cases() -> None:
+    """The ``grad_fn=<...>`` suffix of many ops."""
     gen = rng(130)
 
     def leaf(shape: tuple[int, ...], dtype: torch.dtype = torch.float32) -> torch.Tensor:
@@ -439,6 +451,7 @@ def random_cases(count: int) -> None:
 
 
 def main() -> None:
+    """Record every case family and write the goldens file."""
     torch.set_printoptions(profile="default")
     basic_cases()
     sci_cases()

@@ -57,12 +57,14 @@ _TRIGGERED = re.compile(r"\s*\(Triggered internally at .*?\)\s*$", re.DOTALL)
 
 
 def encode(array: np.ndarray) -> dict[str, Any]:
+    """An array as JSON: dtype, shape and compressed base64 bytes."""
     array = np.ascontiguousarray(array)
     return {"dtype": array.dtype.name, "shape": list(array.shape),
             "data": base64.b64encode(zlib.compress(array.tobytes(), 9)).decode("ascii")}
 
 
 def decode(obj: dict[str, Any]) -> np.ndarray:
+    """The array ``encode`` stored."""
     raw = zlib.decompress(base64.b64decode(obj["data"]))
     return np.frombuffer(raw, dtype=obj["dtype"]).reshape(obj["shape"]).copy()
 
@@ -143,6 +145,7 @@ def run(call: dict[str, Any], gen: torch.Generator | None) -> np.ndarray | None:
 
 def case(name: str, seed: int | None, calls: list[dict[str, Any]],
          gen_seed: int | None = None) -> None:
+    """Run ``calls`` on torch (after ``manual_seed(seed)``) and record their results."""
     if any(c["name"] == name for c in CASES):
         raise ValueError(f"duplicate case name {name}")
     if seed is not None:
@@ -170,6 +173,7 @@ def digest(array: np.ndarray) -> dict[str, Any]:
 
 
 def stored(array: np.ndarray) -> dict[str, Any]:
+    """An argument array, encoded for a case."""
     return encode(np.asarray(array))
 
 
@@ -216,6 +220,7 @@ def size_cases() -> None:
 
 
 def sequence_cases() -> None:
+    """Mixed call sequences: every draw continues the same stream."""
     mixed = [
         {"op": "randn", "size": [3]}, {"op": "rand", "size": [20]},
         {"op": "randn", "size": [17]}, {"op": "randint", "low": 0, "high": 10, "size": [5],
@@ -239,6 +244,7 @@ def sequence_cases() -> None:
 
 
 def integer_cases() -> None:
+    """``randint`` over ranges that take torch's different paths."""
     ranges = [(0, 10), (-5, 5), (0, 2), (3, 4), (0, 1000), (0, 2**28 - 1), (0, 2**28),
               (-2**27, 2**27), (0, 2**31), (0, 2**32), (0, 2**32 + 1), (-2**63, 2**63 - 1),
               (7, 2**40)]
@@ -259,6 +265,7 @@ def integer_cases() -> None:
 
 
 def fill_cases() -> None:
+    """In-place uniform_, normal_ and bernoulli_, also on non-contiguous views."""
     views = {"contiguous": None, "t": [["t"]], "permute": [["permute", [2, 0, 1]]],
              "slice": [["slice", 1, 1, 4, 1]], "step_t": [["slice", 1, 0, None, 2], ["t"]]}
     shapes = {"contiguous": [40, 3], "t": [40, 4], "permute": [3, 4, 5], "slice": [10, 6],
@@ -300,6 +307,7 @@ def fill_cases() -> None:
 
 
 def distribution_cases() -> None:
+    """``normal`` and ``bernoulli`` with tensor arguments; the ``*_like`` draws."""
     rng = np.random.default_rng(8)
     m32 = rng.standard_normal(20).astype(np.float32)
     s32 = np.abs(rng.standard_normal(20)).astype(np.float32)
@@ -329,6 +337,7 @@ def distribution_cases() -> None:
 
 
 def linear_cases() -> None:
+    """``nn.Linear`` initialisation (kaiming_uniform_ and the bias)."""
     shapes = [(3, 5), (1, 1), (128, 10), (16, 33), (7, 1000), (2, 1)]
     for seed in (0, 42):
         big = [(784, 128)] if seed == 0 else []
@@ -339,6 +348,7 @@ def linear_cases() -> None:
 
 
 def generator_cases() -> None:
+    """Explicit ``Generator`` objects and their states."""
     calls = [{"op": "state", "gen": True}, {"op": "randn", "size": [37], "gen": True},
              {"op": "randn", "size": [3], "gen": True}, {"op": "state", "gen": True},
              {"op": "rand", "size": [5], "gen": True}, {"op": "randn", "size": [5]},
@@ -443,6 +453,7 @@ def error_case(name: str, call: dict[str, Any]) -> None:
 
 
 def error_cases() -> None:
+    """torch's errors for bad states and arguments."""
     state = torch.get_rng_state().numpy()
     error_case("set_state_size", {"op": "set_state", "state": stored(state[:10])})
     error_case("set_state_dtype", {"op": "set_state", "state": stored(state.astype(np.int64))})
@@ -483,6 +494,7 @@ def error_cases() -> None:
 
 
 def main() -> None:
+    """Record every case family and write the goldens file."""
     size_cases()
     sequence_cases()
     integer_cases()

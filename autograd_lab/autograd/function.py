@@ -19,6 +19,7 @@ import numpy as np
 from .. import _messages as msg
 from ..grad_mode import STATE, no_grad
 from ..node import FREED, Node, SavedTensor, edge, new_node
+from ..ops.common import sum_to
 from ..tensor import Tensor, _make, _wrap_grad
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "InplaceFunction",
@@ -37,16 +38,6 @@ def _expandable(shape: tuple, to: tuple) -> bool:
         if s != t and s != 1:
             return False
     return True
-
-
-def _sum_to(g: Any, shape: tuple) -> Any:
-    lead = g.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(
-        i + lead for i, s in enumerate(shape) if s == 1 and g.shape[i + lead] != 1
-    )
-    if isinstance(g, Tensor):
-        return g.sum(dim=axes, keepdim=True).reshape(shape) if axes else g.reshape(shape)
-    return (g.sum(axis=axes, keepdims=True) if axes else g).reshape(shape)
 
 
 class FunctionCtx:
@@ -166,7 +157,7 @@ class BackwardCFunction(FunctionCtx, Node):
                         f"{_shape_str(g.shape)} but expected shape compatible with "
                         f"{_shape_str(shape)}"
                     )
-                g = _sum_to(g, shape)
+                g = sum_to(g, shape)
             if g.dtype is not dt:
                 g = g.to(dt)
             out.append(g if as_tensor else g._data)
@@ -368,7 +359,7 @@ def once_differentiable(fn: Callable) -> Callable:
                 o = o.detach()
                 o._rg = True
             fakes.append(o)
-        err = new_node(Error, tuple(edge(f) if f is not None else (None, 0) for f in fakes))
+        err = new_node(Error, tuple(edge(f) for f in fakes))
         err.message = ("trying to differentiate twice a function that was marked with "
                        "@once_differentiable")
         res = []

@@ -28,6 +28,7 @@ __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
 
 def _as_tuple(inp: Any, arg_name: str, fn_name: str) -> tuple[bool, tuple]:
+    """(whether ``inp`` was a tuple, ``inp`` as a tuple of Tensors), with torch's errors."""
     is_tuple = True
     if not isinstance(inp, tuple):
         inp = (inp,)
@@ -47,6 +48,7 @@ def _as_tuple(inp: Any, arg_name: str, fn_name: str) -> tuple[bool, tuple]:
 
 
 def _tuple_postprocess(res: Any, to_unpack: Any) -> Any:
+    """Undo ``_as_tuple``: a lone Tensor where the user gave one (per level, for pairs)."""
     if isinstance(to_unpack, tuple):
         if not to_unpack[1]:
             res = tuple(el[0] for el in res)
@@ -69,12 +71,14 @@ def _grad_preprocess(inputs: tuple, create_graph: bool, need_graph: bool) -> tup
 
 
 def _grad_postprocess(inputs: tuple, create_graph: bool) -> tuple:
+    """Results detached from the graph, unless create_graph (nested tuples too)."""
     if isinstance(inputs[0], Tensor):
         return inputs if create_graph else tuple(inp.detach() for inp in inputs)
     return tuple(_grad_postprocess(inp, create_graph) for inp in inputs)
 
 
 def _validate_v(v: tuple, other: tuple, is_other_tuple: bool) -> None:
+    """``v`` must match ``other`` in count and in each shape."""
     if len(other) != len(v):
         if is_other_tuple:
             raise RuntimeError(
@@ -91,6 +95,7 @@ def _validate_v(v: tuple, other: tuple, is_other_tuple: bool) -> None:
 
 
 def _check_requires_grad(inputs: tuple, input_type: str, strict: bool) -> None:
+    """In strict mode, each of ``inputs`` must depend on the inputs (torch's errors)."""
     if not strict:
         return
     for i, inp in enumerate(inputs):
@@ -160,11 +165,13 @@ _STRICT_NONE = {
 
 
 def _zeros_like(t: Tensor) -> Tensor:
+    """Zeros of t's shape and dtype, outside the graph."""
     return _make(np.zeros(t._data.shape, dtype=t.dtype.np), t.dtype, None)
 
 
 def _fill_in_zeros(grads: tuple, refs: tuple, strict: bool, create_graph: bool,
                    stage: str) -> tuple:
+    """Zeros (shaped like ``refs``) for unused gradients; strict mode refuses them."""
     res = []
     for i, g in enumerate(grads):
         if g is None:
@@ -181,16 +188,45 @@ def _fill_in_zeros(grads: tuple, refs: tuple, strict: bool, create_graph: bool,
     return tuple(res)
 
 
+def _prepared_inputs(inputs: Any, fn_name: str, create_graph: bool) -> tuple[bool, tuple]:
+    """``_as_tuple`` of the inputs, as fresh leaves that require grad."""
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
+    return is_inputs_tuple, _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+
+
+def _outputs_of(func: Callable, inputs: tuple, fn_name: str,
+                strict: bool) -> tuple[bool, tuple]:
+    """``func(*inputs)`` as (whether a tuple, a tuple), checked as torch does."""
+    is_outputs_tuple, outputs = _as_tuple(func(*inputs), "outputs of the user-provided function",
+                                          fn_name)
+    _check_requires_grad(outputs, "outputs", strict=strict)
+    return is_outputs_tuple, outputs
+
+
+def _backprop_v(outputs: tuple, inputs: tuple, v: Any, refs: tuple, strict: bool,
+                create_graph: bool, stage: str) -> tuple:
+    """The last backward of every product: ``v`` from ``outputs`` to ``inputs``, recorded
+    only under create_graph; zeros (shaped like ``refs``) where nothing arrived."""
+    with set_grad_enabled(True if create_graph else STATE.enabled):
+        grads = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
+        return _fill_in_zeros(grads, refs, strict, create_graph, stage)
+
+
+def _results(outputs: tuple, is_outputs_tuple: bool, res: tuple, is_res_tuple: bool,
+             create_graph: bool) -> tuple:
+    """(outputs, product), detached unless create_graph, nested as the user gave them."""
+    outputs = _grad_postprocess(outputs, create_graph)
+    res = _grad_postprocess(res, create_graph)
+    return (_tuple_postprocess(outputs, is_outputs_tuple),
+            _tuple_postprocess(res, is_res_tuple))
+
+
 def vjp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False,
         strict: bool = False) -> tuple:
     """``(func(inputs), v^T J)``: a vector-Jacobian product (one backward)."""
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
-                                              "vjp")
-        _check_requires_grad(outputs, "outputs", strict=strict)
+        is_inputs_tuple, inputs = _prepared_inputs(inputs, "vjp", create_graph)
+        is_outputs_tuple, outputs = _outputs_of(func, inputs, "vjp", strict)
         if v is not None:
             _, v = _as_tuple(v, "v", "vjp")
             v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
@@ -200,52 +236,26 @@ def vjp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False,
                 "The vector v can only be None if the user-provided function returns a single "
                 "Tensor with a single element."
             )
-    with set_grad_enabled(True if create_graph else STATE.enabled):
-        grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "back")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res,
-                                                                             is_inputs_tuple)
+    res = _backprop_v(outputs, inputs, v, inputs, strict, create_graph, "back")
+    return _results(outputs, is_outputs_tuple, res, is_inputs_tuple, create_graph)
 
 
 def jvp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False,
         strict: bool = False) -> tuple:
     """``(func(inputs), J v)``: a Jacobian-vector product (double-backward trick)."""
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        if v is not None:
-            _, v = _as_tuple(v, "v", "jvp")
-            v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
-            _validate_v(v, inputs, is_inputs_tuple)
-        elif len(inputs) != 1 or inputs[0].nelement() != 1:
-            raise RuntimeError(
-                "The vector v can only be None if the input to the user-provided function is a "
-                "single Tensor with a single element."
-            )
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
-                                              "jvp")
-        _check_requires_grad(outputs, "outputs", strict=strict)
+        is_inputs_tuple, inputs = _prepared_inputs(inputs, "jvp", create_graph)
+        v = _v_for_inputs(v, inputs, is_inputs_tuple, create_graph, "jvp")
+        is_outputs_tuple, outputs = _outputs_of(func, inputs, "jvp", strict)
         grad_outputs = tuple(_zeros_like(out).requires_grad_(True) for out in outputs)
         grad_inputs = _autograd_grad(outputs, inputs, grad_outputs, create_graph=True)
         _check_requires_grad(grad_inputs, "grad_inputs", strict=strict)
-    with set_grad_enabled(True if create_graph else STATE.enabled):
-        grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, outputs, strict, create_graph, "back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res,
-                                                                             is_outputs_tuple)
+    res = _backprop_v(grad_inputs, grad_outputs, v, outputs, strict, create_graph, "back_trick")
+    return _results(outputs, is_outputs_tuple, res, is_outputs_tuple, create_graph)
 
 
-def jacobian(func: Callable, inputs: Any, create_graph: bool = False, strict: bool = False,
-             vectorize: bool = False, strategy: str = "reverse-mode") -> Any:
-    """The Jacobian of ``func`` at ``inputs``: shape ``output.shape + input.shape``.
-
-    ``vectorize`` is accepted; the rows are always computed one backward at a time.
-    """
+def _check_strategy(strategy: str, create_graph: bool, strict: bool, vectorize: bool) -> None:
+    """torch's errors for ``jacobian``'s ``strategy``; forward mode is not implemented."""
     if strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError(
             'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your '
@@ -272,50 +282,57 @@ def jacobian(func: Callable, inputs: Any, create_graph: bool = False, strict: bo
             )
         raise NotImplementedError("forward-mode AD is not implemented in autograd_lab; use "
                                   'strategy="reverse-mode"')
+
+
+def jacobian(func: Callable, inputs: Any, create_graph: bool = False, strict: bool = False,
+             vectorize: bool = False, strategy: str = "reverse-mode") -> Any:
+    """The Jacobian of ``func`` at ``inputs``: shape ``output.shape + input.shape``.
+
+    ``vectorize`` is accepted; the rows are always computed one backward at a time.
+    """
+    _check_strategy(strategy, create_graph, strict, vectorize)
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
-                                              "jacobian")
-        _check_requires_grad(outputs, "outputs", strict=strict)
+        is_inputs_tuple, inputs = _prepared_inputs(inputs, "jacobian", create_graph)
+        is_outputs_tuple, outputs = _outputs_of(func, inputs, "jacobian", strict)
         if vectorize and strict:
             raise RuntimeError(
                 "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are "
                 "not supported together. Please either set `strict=False` or "
                 "`vectorize=False`."
             )
-        jac: tuple = ()
-        for i, out in enumerate(outputs):
-            jac_i: tuple[list, ...] = tuple([] for _ in range(len(inputs)))
-            flat = out.reshape(-1)
-            for j in range(out.nelement()):
-                vj = _autograd_grad((flat[j],), inputs, retain_graph=True,
-                                    create_graph=create_graph)
-                for el_idx, (jac_i_el, vj_el, inp_el) in enumerate(zip(jac_i, vj, inputs)):
-                    if vj_el is not None:
-                        if strict and create_graph and not vj_el.requires_grad:
-                            raise RuntimeError(
-                                "The jacobian of the user-provided function is independent of "
-                                f"input {i}. This is not allowed in strict mode when "
-                                "create_graph=True."
-                            )
-                        jac_i_el.append(vj_el)
-                    else:
-                        if strict:
-                            raise RuntimeError(
-                                f"Output {i} of the user-provided function is independent of "
-                                f"input {el_idx}. This is not allowed in strict mode."
-                            )
-                        jac_i_el.append(_zeros_like(inp_el))
-            jac += (tuple(
-                _stack_rows(jac_i_el, out, inputs[el_idx]) for el_idx, jac_i_el in enumerate(jac_i)
-            ),)
+        jac = tuple(_jacobian_of(i, out, inputs, create_graph, strict)
+                    for i, out in enumerate(outputs))
         jac = _grad_postprocess(jac, create_graph)
         return _tuple_postprocess(jac, (is_outputs_tuple, is_inputs_tuple))
 
 
+def _jacobian_of(i: int, out: Tensor, inputs: tuple, create_graph: bool,
+                 strict: bool) -> tuple[Tensor, ...]:
+    """Output ``i``'s Jacobian with respect to each input: one backward per element."""
+    rows: tuple[list, ...] = tuple([] for _ in range(len(inputs)))
+    flat = out.reshape(-1)
+    for j in range(out.nelement()):
+        vj = _autograd_grad((flat[j],), inputs, retain_graph=True, create_graph=create_graph)
+        for el_idx, (rows_el, vj_el, inp_el) in enumerate(zip(rows, vj, inputs)):
+            if vj_el is not None:
+                if strict and create_graph and not vj_el.requires_grad:
+                    raise RuntimeError(
+                        "The jacobian of the user-provided function is independent of "
+                        f"input {i}. This is not allowed in strict mode when create_graph=True."
+                    )
+                rows_el.append(vj_el)
+            else:
+                if strict:
+                    raise RuntimeError(
+                        f"Output {i} of the user-provided function is independent of "
+                        f"input {el_idx}. This is not allowed in strict mode."
+                    )
+                rows_el.append(_zeros_like(inp_el))
+    return tuple(_stack_rows(rows_el, out, inp) for rows_el, inp in zip(rows, inputs))
+
+
 def _stack_rows(rows: list[Tensor], out: Tensor, inp: Tensor) -> Tensor:
+    """One Jacobian block, ``out.shape + inp.shape``, from its rows."""
     shape = tuple(out.shape) + tuple(inp.shape)
     if not rows:  # an output with no elements
         return _make(np.zeros(shape, dtype=inp.dtype.np), inp.dtype, None)
@@ -330,17 +347,9 @@ def hessian(func: Callable, inputs: Any, create_graph: bool = False, strict: boo
         raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
 
     def ensure_single_output_function(*inp: Tensor) -> Tensor:
-        out = func(*inp)
-        is_out_tuple, t_out = _as_tuple(out, "outputs of the user-provided function", "hessian")
-        _check_requires_grad(t_out, "outputs", strict=strict)
-        if is_out_tuple or not isinstance(out, Tensor):
-            raise RuntimeError("The function given to hessian should return a single Tensor")
-        if out.nelement() != 1:
-            raise RuntimeError(
-                "The Tensor returned by the function given to hessian should contain a single "
-                "element"
-            )
-        return out.squeeze()
+        is_out_tuple, t_out = _outputs_of(func, inp, "hessian", strict)
+        _scalar_output(t_out, is_out_tuple, "hessian")
+        return t_out[0].squeeze()
 
     def jac_func(*inp: Tensor) -> Any:
         jac = jacobian(ensure_single_output_function, inp, create_graph=True)
@@ -353,6 +362,7 @@ def hessian(func: Callable, inputs: Any, create_graph: bool = False, strict: boo
 
 
 def _scalar_output(outputs: tuple, is_outputs_tuple: bool, name: str) -> None:
+    """``hessian``, ``vhp`` and ``hvp`` need a function with one single-element output."""
     if is_outputs_tuple or not isinstance(outputs[0], Tensor):
         raise RuntimeError(f"The function given to {name} should return a single Tensor")
     if outputs[0].nelement() != 1:
@@ -363,6 +373,7 @@ def _scalar_output(outputs: tuple, is_outputs_tuple: bool, name: str) -> None:
 
 def _v_for_inputs(v: Any, inputs: tuple, is_inputs_tuple: bool, create_graph: bool,
                   name: str) -> Any:
+    """The vector ``v`` (shaped like the inputs) as a tuple of constants."""
     if v is not None:
         _, v = _as_tuple(v, "v", name)
         v = _grad_preprocess(v, create_graph=create_graph, need_graph=False)
@@ -379,46 +390,29 @@ def vhp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False,
         strict: bool = False) -> tuple:
     """``(func(inputs), v^T H)`` for a scalar function."""
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+        is_inputs_tuple, inputs = _prepared_inputs(inputs, "vhp", create_graph)
         v = _v_for_inputs(v, inputs, is_inputs_tuple, create_graph, "vhp")
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
-                                              "vhp")
-        _check_requires_grad(outputs, "outputs", strict=strict)
+        is_outputs_tuple, outputs = _outputs_of(func, inputs, "vhp", strict)
         _scalar_output(outputs, is_outputs_tuple, "vhp")
         jac = _autograd_grad(outputs, inputs, create_graph=True)
         _check_requires_grad(jac, "jacobian", strict=strict)
-    with set_grad_enabled(True if create_graph else STATE.enabled):
-        grad_res = _autograd_grad(jac, inputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res,
-                                                                             is_inputs_tuple)
+    res = _backprop_v(jac, inputs, v, inputs, strict, create_graph, "double_back")
+    return _results(outputs, is_outputs_tuple, res, is_inputs_tuple, create_graph)
 
 
 def hvp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False,
         strict: bool = False) -> tuple:
     """``(func(inputs), H v)`` for a scalar function (double-backward trick)."""
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+        is_inputs_tuple, inputs = _prepared_inputs(inputs, "hvp", create_graph)
         v = _v_for_inputs(v, inputs, is_inputs_tuple, create_graph, "hvp")
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function",
-                                              "hvp")
-        _check_requires_grad(outputs, "outputs", strict=strict)
+        is_outputs_tuple, outputs = _outputs_of(func, inputs, "hvp", strict)
         _scalar_output(outputs, is_outputs_tuple, "hvp")
         jac = _autograd_grad(outputs, inputs, create_graph=True)
         _check_requires_grad(jac, "jacobian", strict=strict)
         grad_jac = tuple(_zeros_like(inp).requires_grad_(True) for inp in inputs)
         double_back = _autograd_grad(jac, inputs, grad_jac, create_graph=True)
-        _check_requires_grad(jac, "hessian", strict=strict)
-    with set_grad_enabled(True if create_graph else STATE.enabled):
-        grad_res = _autograd_grad(double_back, grad_jac, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res,
-                                                                             is_inputs_tuple)
+        _check_requires_grad(jac, "hessian", strict=strict)  # (jac, not double_back: as torch)
+    res = _backprop_v(double_back, grad_jac, v, inputs, strict, create_graph,
+                      "double_back_trick")
+    return _results(outputs, is_outputs_tuple, res, is_inputs_tuple, create_graph)

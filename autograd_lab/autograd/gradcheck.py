@@ -55,6 +55,7 @@ If the test
 
 
 def _as_tuple(x: Any) -> tuple:
+    """A tuple, a list or a single value, as a tuple."""
     if isinstance(x, tuple):
         return x
     if isinstance(x, list):
@@ -63,20 +64,29 @@ def _as_tuple(x: Any) -> tuple:
 
 
 def _is_float(t: Any) -> bool:
+    """Whether ``t`` is a floating-point Tensor (the outputs that have a Jacobian)."""
     return isinstance(t, Tensor) and t.dtype.is_floating_point
 
 
 def _diff_inputs(inputs: tuple) -> list[Tensor]:
+    """The inputs that require grad."""
     return [t for t in inputs if isinstance(t, Tensor) and t.requires_grad]
 
 
+def _zeros_like(t: Tensor) -> Tensor:
+    """Zeros of t's shape and dtype, outside the graph."""
+    return _make(np.zeros(t._data.shape, dtype=t.dtype.np), t.dtype, None)
+
+
 def _differentiable_outputs(x: Any) -> tuple:
+    """The outputs that require grad."""
     return tuple(o for o in _as_tuple(x) if o.requires_grad)
 
 
 # ---- checks on the inputs --------------------------------------------------------------------
 
-def _check_inputs(tupled_inputs: tuple) -> bool:
+def _check_inputs(tupled_inputs: tuple) -> None:
+    """Warn about inputs that are not float64; refuse overlapping ones, or none to check."""
     any_requires_grad = False
     for idx, inp in enumerate(tupled_inputs):
         if isinstance(inp, Tensor) and inp.requires_grad:
@@ -99,12 +109,12 @@ def _check_inputs(tupled_inputs: tuple) -> bool:
             "gradcheck expects at least one input tensor to require gradient, but none of them "
             "have requires_grad=True."
         )
-    return True
 
 
 # ---- numerical Jacobian ----------------------------------------------------------------------
 
 def _check_same_dtype_and_shape(a: Tensor, b: Tensor, eps: float, idx: tuple) -> None:
+    """The outputs at x - eps and at x + eps must agree in shape and dtype."""
     on_index = f"on index {idx} "
     if a.shape != b.shape:
         raise AssertionError(
@@ -119,6 +129,7 @@ def _check_same_dtype_and_shape(a: Tensor, b: Tensor, eps: float, idx: tuple) ->
 
 
 def _outputs_of(fn: Callable, inputs: tuple) -> tuple:
+    """Copies of ``fn``'s outputs (the inputs are perturbed in place next)."""
     return tuple(o.clone() for o in _as_tuple(fn(*inputs)))
 
 
@@ -154,14 +165,19 @@ def _get_numerical_jacobian(fn: Callable, inputs: tuple, outputs: tuple | None =
     return [_numerical_jacobian_wrt(fn, inputs, outputs, x, eps) for x in _diff_inputs(inputs)]
 
 
+def _check_grad_out(grad_out: float, fn_name: str) -> None:
+    """The deprecated helpers accept only the default ``grad_out``."""
+    if grad_out != 1.0:
+        raise ValueError(
+            f"Expected grad_out to be 1.0. {fn_name} no longer supports values of "
+            "grad_out != 1.0."
+        )
+
+
 def get_numerical_jacobian(fn: Callable, inputs: Any, target: Any = None, eps: float = 1e-3,
                            grad_out: float = 1.0) -> tuple:
     """Deprecated helper kept for compatibility: numerical Jacobians of ``fn(inputs)``."""
-    if grad_out != 1.0:
-        raise ValueError(
-            "Expected grad_out to be 1.0. get_numerical_jacobian no longer supports values of "
-            "grad_out != 1.0."
-        )
+    _check_grad_out(grad_out, "get_numerical_jacobian")
     inputs = _as_tuple(inputs)
     jacobians = _get_numerical_jacobian(lambda *a: fn(a), inputs, eps=eps)
     return tuple(j[0] for j in jacobians)
@@ -209,19 +225,27 @@ def _stack(rows: list[list[Tensor | None]], inputs: list[Tensor],
 
 
 def _jacobians_equal(j1: list[Tensor], j2: list[Tensor], atol: float) -> bool:
+    """Whether two lists of Jacobians agree within ``atol``."""
     for a, b in zip(j1, j2):
         if a._data.size and np.abs(a._data - b._data).max() > atol:
             return False
     return True
 
 
-def _check_analytical_jacobian_attributes(inputs: tuple, output: Tensor, nondet_tol: float,
-                                          check_grad_dtypes: bool) -> list[Tensor]:
+def _analytical_jacobian(inputs: tuple, output: Tensor,
+                         nondet_tol: float) -> tuple[list[Tensor], bool, bool, bool]:
+    """(Jacobians, reentrant, sizes_ok, types_ok). Computed twice: backward must give the
+    same result for the same grad_output (within ``nondet_tol``)."""
     diff = _diff_inputs(inputs)
-    # computed twice: backward must give the same result for the same grad_output
     jac1, sizes_ok, types_ok = _stack(_analytical_rows(diff, output), diff, output.numel())
     jac2, _, _ = _stack(_analytical_rows(diff, output), diff, output.numel())
-    reentrant = _jacobians_equal(jac1, jac2, nondet_tol)
+    return jac1, _jacobians_equal(jac1, jac2, nondet_tol), sizes_ok, types_ok
+
+
+def _check_analytical_jacobian_attributes(inputs: tuple, output: Tensor, nondet_tol: float,
+                                          check_grad_dtypes: bool) -> list[Tensor]:
+    """The analytical Jacobians of ``output``, after torch's checks on them."""
+    jac1, reentrant, sizes_ok, types_ok = _analytical_jacobian(inputs, output, nondet_tol)
     # (torch reports these two checks under each other's message; kept identical)
     if not sizes_ok and check_grad_dtypes:
         raise GradcheckError("Gradient has dtype mismatch")
@@ -239,22 +263,17 @@ def _check_analytical_jacobian_attributes(inputs: tuple, output: Tensor, nondet_
 
 def get_analytical_jacobian(inputs: Any, output: Tensor, nondet_tol: float = 0.0,
                             grad_out: float = 1.0) -> tuple:
-    """Deprecated helper: (jacobians, reentrant, sizes_ok, types_ok)."""
-    if grad_out != 1.0:
-        raise ValueError(
-            "Expected grad_out to be 1.0. get_analytical_jacobian no longer supports values of "
-            "grad_out != 1.0."
-        )
-    inputs = _as_tuple(inputs)
-    diff = _diff_inputs(inputs)
-    jac1, sizes_ok, types_ok = _stack(_analytical_rows(diff, output), diff, output.numel())
-    jac2, _, _ = _stack(_analytical_rows(diff, output), diff, output.numel())
-    return tuple(jac1), _jacobians_equal(jac1, jac2, nondet_tol), types_ok, sizes_ok
+    """Deprecated helper: (jacobians, reentrant, types_ok, sizes_ok)."""
+    _check_grad_out(grad_out, "get_analytical_jacobian")
+    jac, reentrant, sizes_ok, types_ok = _analytical_jacobian(_as_tuple(inputs), output,
+                                                              nondet_tol)
+    return tuple(jac), reentrant, types_ok, sizes_ok
 
 
 # ---- the checks ------------------------------------------------------------------------------
 
 def _allclose(a: Tensor, b: Tensor, rtol: float, atol: float) -> bool:
+    """|a - b| <= atol + rtol |b| everywhere (in the wider of the two dtypes)."""
     dt = promote(a.dtype, b.dtype).np
     x, y = a._data.astype(dt), b._data.astype(dt)
     return bool(np.all(np.abs(x - y) <= atol + rtol * np.abs(y)))
@@ -262,6 +281,7 @@ def _allclose(a: Tensor, b: Tensor, rtol: float, atol: float) -> bool:
 
 def _notallclose_msg(analytical: Tensor, numerical: Tensor, output_idx: int,
                      input_idx: int) -> str:
+    """torch's message for a Jacobian mismatch."""
     return (
         f"Jacobian mismatch for output {output_idx:d} with respect to input {input_idx:d},\n"
         f"numerical:{numerical}\nanalytical:{analytical}\n"
@@ -270,6 +290,7 @@ def _notallclose_msg(analytical: Tensor, numerical: Tensor, output_idx: int,
 
 def _check_no_differentiable_outputs(func: Callable, inputs: tuple, func_out: tuple,
                                      eps: float) -> bool:
+    """Without differentiable outputs, the numerical gradient must be zero."""
     for per_input in _get_numerical_jacobian(func, inputs, func_out, eps=eps):
         for jacobian in per_input:
             if np.count_nonzero(jacobian._data) > 0:
@@ -280,6 +301,7 @@ def _check_no_differentiable_outputs(func: Callable, inputs: tuple, func_out: tu
 def _slow_gradcheck(func: Callable, func_out: Any, tupled_inputs: tuple, outputs: tuple,
                     eps: float, rtol: float, atol: float, check_grad_dtypes: bool,
                     nondet_tol: float) -> bool:
+    """Every numerical Jacobian against its analytical one (torch's "slow mode")."""
     func_out = _as_tuple(func_out)
     if not outputs:
         return _check_no_differentiable_outputs(func, tupled_inputs, func_out, eps)
@@ -300,7 +322,7 @@ def _test_backward_mul_by_grad_output(outputs: tuple, inputs: tuple) -> bool:
     diff = _diff_inputs(inputs)
     if not diff:
         raise GradcheckError("no Tensors requiring grad found in input")
-    zeros = [_make(np.zeros(o._data.shape, dtype=o.dtype.np), o.dtype, None) for o in outputs]
+    zeros = [_zeros_like(o) for o in outputs]
     grads = autograd_grad(list(outputs), diff, zeros, allow_unused=True)
     for gi, di in zip(grads, diff):
         if gi is None:
@@ -322,6 +344,7 @@ class UndefinedGradBackward(Node):
 
 
 def _undefined_grad(t: Tensor) -> Tensor:
+    """An alias of ``t`` whose node sends no gradient back."""
     node = node_for(UndefinedGradBackward, t)
     return _make(t._data, t.dtype, node, t._storage, t._vc)
 
@@ -341,7 +364,7 @@ def _test_undefined_backward_mode(func: Callable, outputs: tuple, inputs: tuple)
         )
 
     def check(outs: list[Tensor]) -> bool:
-        zeros = [_make(np.zeros(o._data.shape, dtype=o.dtype.np), o.dtype, None) for o in outs]
+        zeros = [_zeros_like(o) for o in outs]
         try:
             grads = autograd_grad(outs, diff, zeros, allow_unused=True)
         except RuntimeError as e:
@@ -371,6 +394,7 @@ def _test_undefined_backward_mode(func: Callable, outputs: tuple, inputs: tuple)
 def _gradcheck_helper(func: Callable, inputs: Any, eps: float, atol: float, rtol: float,
                       nondet_tol: float, check_undefined_grad: bool,
                       check_grad_dtypes: bool) -> bool:
+    """All of gradcheck's checks; each raises GradcheckError on failure."""
     tupled_inputs = _as_tuple(inputs)
     _check_inputs(tupled_inputs)
     func_out = func(*tupled_inputs)
@@ -384,6 +408,7 @@ def _gradcheck_helper(func: Callable, inputs: Any, eps: float, atol: float, rtol
 
 
 def _unsupported(flag: str, what: str) -> NotImplementedError:
+    """The error for a check this engine cannot run."""
     return NotImplementedError(f"gradcheck: {flag}=True needs {what}, which autograd_lab does "
                                "not implement")
 

@@ -10,11 +10,17 @@ from __future__ import annotations
 import warnings
 
 from .._dtype import dtype as DType
-from ..ops import nn_ops
+from .._messages import scalar_name
+from ..ops import activation as A
+from ..ops import losses as L
 from ..ops import reduce as R
 from ..ops import unary as U
-from ..ops.nn_ops import linear
-from ..ops.reduce import _scalar_name
+from ..ops.binary import div_scalar, mul_scalar
+from ..ops.gather import embedding as _embedding
+from ..ops.gather import masked_fill_
+from ..ops.gather import one_hot as _one_hot
+from ..ops.inplace import apply_inplace
+from ..ops.linalg import linear
 from ..tensor import Tensor
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "elu",
@@ -65,6 +71,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
 
 
 def relu_(input: Tensor) -> Tensor:
+    """max(x, 0), in place."""
     return input.relu_()
 
 
@@ -74,6 +81,7 @@ def sigmoid(input: Tensor) -> Tensor:
 
 
 def tanh(input: Tensor) -> Tensor:
+    """tanh(x)."""
     return U.tanh(input)
 
 
@@ -109,7 +117,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     """-input[i, target[i]], averaged (weighted) over the samples not ignored."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    return nn_ops.nll_loss(input, target, weight, _reduction_enum(reduction), ignore_index)
+    return L.nll_loss(input, target, weight, _reduction_enum(reduction), ignore_index)
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -127,7 +135,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                                    class_dim)
     if not input.dtype.is_floating_point:
         raise NotImplementedError('"log_softmax_lastdim_kernel_impl" not implemented for '
-                                  f"'{_scalar_name(input.dtype)}'")
+                                  f"'{scalar_name(input.dtype)}'")
     if label_smoothing > 0.0:
         if label_smoothing > 1.0:
             raise RuntimeError(
@@ -135,7 +143,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
             )
         return _cross_entropy_smoothed(input, target, weight, red, ignore_index,
                                        label_smoothing, class_dim)
-    return nn_ops.nll_loss(R.log_softmax(input, class_dim), target, weight, red, ignore_index)
+    return L.nll_loss(R.log_softmax(input, class_dim), target, weight, red, ignore_index)
 
 
 def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None, red: int,
@@ -143,7 +151,7 @@ def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None
                             class_dim: int) -> Tensor:
     """(1 - s) * nll + s / C * (-sum of the log-probabilities), as torch composes it."""
     logp = R.log_softmax(input, class_dim)
-    nll = nn_ops.nll_loss(logp, target, weight, red, ignore_index)
+    nll = L.nll_loss(logp, target, weight, red, ignore_index)
     n_classes = input.shape[class_dim]
     ignore_mask = target == ignore_index
     if weight is not None:
@@ -152,7 +160,7 @@ def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None
         smooth = -(logp * weight.view(shape)).sum(class_dim)
     else:
         smooth = -logp.sum(class_dim)
-    nn_ops.masked_fill_(smooth, ignore_mask, 0.0)
+    masked_fill_(smooth, ignore_mask, 0.0)
     if red == 1:
         if weight is not None:
             kept = target[~ignore_mask].flatten()
@@ -163,15 +171,15 @@ def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None
         ret = smooth.sum()
     else:
         ret = smooth
-    return (nn_ops.mul_scalar(nll, 1 - label_smoothing)
-            + nn_ops.mul_scalar(ret, label_smoothing / n_classes))
+    return (mul_scalar(nll, 1 - label_smoothing)
+            + mul_scalar(ret, label_smoothing / n_classes))
 
 
 def _cross_entropy_prob(input: Tensor, target: Tensor, weight: Tensor | None, red: int,
                         ignore_index: int, label_smoothing: float, class_dim: int) -> Tensor:
     if not target.dtype.is_floating_point:
         raise RuntimeError("Expected floating point type for target with class probabilities, "
-                           f"got {_scalar_name(target.dtype)}")
+                           f"got {scalar_name(target.dtype)}")
     if ignore_index >= 0:
         raise RuntimeError("ignore_index is not supported for floating point target")
     n_classes = input.shape[class_dim]
@@ -186,14 +194,14 @@ def _cross_entropy_prob(input: Tensor, target: Tensor, weight: Tensor | None, re
             raise RuntimeError(
                 f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}"
             )
-        target = nn_ops.mul_scalar(target, 1 - label_smoothing) + label_smoothing / n_classes
+        target = mul_scalar(target, 1 - label_smoothing) + label_smoothing / n_classes
     prod = logp * target
     if weight is not None:
         shape = [1] * logp.dim()
         shape[class_dim] = n_classes
         prod = prod * weight.view(shape)
     if red == 1:
-        return nn_ops.div_scalar(-prod.sum(), logp.numel() // n_classes)
+        return div_scalar(-prod.sum(), logp.numel() // n_classes)
     if red == 2:
         return -prod.sum()
     return -prod.sum(class_dim)
@@ -203,7 +211,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
              reduce: bool | None = None, reduction: str = "mean",
              weight: Tensor | None = None) -> Tensor:
     """mean((input - target)^2) (or sum, or elementwise with 'none')."""
-    nn_ops.warn_size_mismatch(input, target, stacklevel=2)
+    L.warn_size_mismatch(input, target, stacklevel=2)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     if weight is not None:
@@ -219,7 +227,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
         raise ValueError(
             f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
         )
-    return nn_ops.mse_loss(input, target, _reduction_enum(reduction))
+    return L.mse_loss(input, target, _reduction_enum(reduction))
 
 
 
@@ -227,55 +235,41 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """int64 rows with a 1 at each class index (``num_classes`` inferred when -1)."""
-    from ..ops.gather import one_hot as _one_hot
-
     return _one_hot(tensor, num_classes)
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """x if x > 0 else negative_slope * x."""
-    from ..ops.activation import leaky_relu as _leaky
-
     if inplace:
-        from ..ops.inplace import apply_inplace
-
-        return apply_inplace(input, lambda x: _leaky(x, negative_slope))
-    return _leaky(input, negative_slope)
+        return apply_inplace(input, lambda x: A.leaky_relu(x, negative_slope))
+    return A.leaky_relu(input, negative_slope)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """x * Phi(x), Phi the standard normal cdf (or its tanh approximation)."""
-    from ..ops.activation import gelu as _gelu
-
-    return _gelu(input, approximate)
+    return A.gelu(input, approximate)
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """x * sigmoid(x)."""
-    from ..ops.activation import silu as _silu
-
-    return _silu(input)
+    return A.silu(input)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """log(1 + exp(beta x)) / beta (x itself where beta x > threshold)."""
-    from ..ops.activation import softplus as _softplus
-
-    return _softplus(input, beta, threshold)
+    return A.softplus(input, beta, threshold)
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """x if x > 0 else alpha * (exp(x) - 1)."""
-    from ..ops.activation import elu as _elu
-
-    return _elu(input, alpha)
+    return A.elu(input, alpha)
 
 
 def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
             reduce: bool | None = None, reduction: str = "mean",
             weight: Tensor | None = None) -> Tensor:
     """mean(|input - target|) (torch records it as sub, abs, mean)."""
-    nn_ops.warn_size_mismatch(input, target, stacklevel=2)
+    L.warn_size_mismatch(input, target, stacklevel=2)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     red = _reduction_enum(reduction)
@@ -289,8 +283,6 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
                          size_average: bool | None = None, reduce: bool | None = None,
                          reduction: str = "mean") -> Tensor:
     """-(t log p + (1 - t) log(1 - p)) for probabilities p (each log clamped at -100)."""
-    from ..ops.losses import binary_cross_entropy as _bce
-
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     red = _reduction_enum(reduction)
@@ -300,7 +292,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
             f"({input.size()}) is deprecated. Please ensure they have the same size.")
     if weight is not None and weight.size() != input.size():
         weight = weight.expand(input.size())
-    return _bce(input, target, weight, red)
+    return L.binary_cross_entropy(input, target, weight, red)
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
@@ -309,23 +301,19 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                                      reduce: bool | None = None, reduction: str = "mean",
                                      pos_weight: Tensor | None = None) -> Tensor:
     """BCE of sigmoid(input), computed stably from the logits."""
-    from ..ops.losses import binary_cross_entropy_with_logits as _bcel
-
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     red = _reduction_enum(reduction)
     if target.size() != input.size():
         raise ValueError(f"Target size ({target.size()}) must be the same as input size "
                          f"({input.size()})")
-    return _bcel(input, target, weight, red, pos_weight)
+    return L.binary_cross_entropy_with_logits(input, target, weight, red, pos_weight)
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
               max_norm: float | None = None, norm_type: float = 2.0,
               scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     """The rows of ``weight`` at the indices in ``input``."""
-    from ..ops.losses import embedding as _embedding
-
     if max_norm is not None or scale_grad_by_freq or sparse:
         raise NotImplementedError("embedding's max_norm, scale_grad_by_freq and sparse are not "
                                   "supported by autograd_lab")

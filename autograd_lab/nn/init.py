@@ -15,6 +15,7 @@ import math
 import warnings
 from typing import Any
 
+from ..factories import eye
 from ..grad_mode import no_grad
 from ..tensor import Tensor
 
@@ -46,6 +47,7 @@ def calculate_gain(nonlinearity: str, param: Any = None) -> float:
 
 
 def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
+    """(inputs, outputs) per unit: dims 1 and 0, times the receptive field (dims 2...)."""
     if tensor.dim() < 2:
         raise ValueError(
             "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
@@ -57,6 +59,7 @@ def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
 
 
 def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
+    """The fan that ``mode`` ("fan_in" or "fan_out") names."""
     mode = mode.lower()
     valid_modes = ["fan_in", "fan_out"]
     if mode not in valid_modes:
@@ -79,16 +82,19 @@ def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0,
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
+    """Fill with ``val``."""
     with no_grad():
         return tensor.fill_(val)
 
 
 def ones_(tensor: Tensor) -> Tensor:
+    """Fill with ones."""
     with no_grad():
         return tensor.fill_(1.0)
 
 
 def zeros_(tensor: Tensor) -> Tensor:
+    """Fill with zeros."""
     with no_grad():
         return tensor.zero_()
 
@@ -97,35 +103,43 @@ def eye_(tensor: Tensor) -> Tensor:
     """The identity matrix (2-D tensors only)."""
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    from ..factories import eye
-
     with no_grad():
         tensor.copy_(eye(*tensor.shape, dtype=tensor.dtype))
     return tensor
 
 
+def _xavier_std(tensor: Tensor, gain: float) -> float:
+    """Glorot's ``gain * sqrt(2 / (fan_in + fan_out))``."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return gain * math.sqrt(2.0 / float(fan_in + fan_out))
+
+
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """U(-a, a) with ``a = gain * sqrt(6 / (fan_in + fan_out))``."""
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    a = math.sqrt(3.0) * std
+    a = math.sqrt(3.0) * _xavier_std(tensor, gain)
     with no_grad():
         return tensor.uniform_(-a, a, generator=generator)
 
 
 def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """N(0, std^2) with ``std = gain * sqrt(2 / (fan_in + fan_out))``."""
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    std = _xavier_std(tensor, gain)
     with no_grad():
         return tensor.normal_(0.0, std, generator=generator)
 
 
 def _zero_element(tensor: Tensor) -> bool:
+    """Warn (as torch) and say so when there is nothing to initialise."""
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
         return True
     return False
+
+
+def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
+    """He's ``gain / sqrt(fan)``."""
+    fan = _calculate_correct_fan(tensor, mode)
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
 
 
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
@@ -133,10 +147,7 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
     """U(-b, b) with ``b = sqrt(3) * gain / sqrt(fan)`` (He et al.)."""
     if _zero_element(tensor):
         return tensor
-    fan = _calculate_correct_fan(tensor, mode)
-    gain = calculate_gain(nonlinearity, a)
-    std = gain / math.sqrt(fan)
-    bound = math.sqrt(3.0) * std
+    bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
     with no_grad():
         return tensor.uniform_(-bound, bound, generator=generator)
 
@@ -146,8 +157,6 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
     """N(0, std^2) with ``std = gain / sqrt(fan)`` (He et al.)."""
     if _zero_element(tensor):
         return tensor
-    fan = _calculate_correct_fan(tensor, mode)
-    gain = calculate_gain(nonlinearity, a)
-    std = gain / math.sqrt(fan)
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
     with no_grad():
         return tensor.normal_(0, std, generator=generator)

@@ -1,22 +1,35 @@
-"""Differentiable operations, grouped by kind (one small node class per op).
+"""Differentiable operations, one small node class per op, its forward beside it.
 
-- ``unary``: elementwise functions of one tensor
-- ``binary``: elementwise functions of two operands, with broadcasting
-- ``reduce``: sums, means, max/min, softmax
-- ``movement``: views, indexing, cat/stack
-- ``linalg``: matrix products
-- ``inplace``: in-place changes and item assignment
-- ``gather``, ``sorting``, ``matrix``, ``composite``: index-driven ops, sort/topk,
-  triangles/diagonals/cumsum, and ops torch builds from other ops
+- ``unary``: elementwise functions of one tensor (exp, log, sin, relu, rounding ...)
+- ``activation``: the activations of ``nn`` beyond relu/tanh/sigmoid (gelu, silu ...), and erf
+- ``binary``: elementwise functions of two operands, with broadcasting; comparisons, logic
+- ``reduce``: sums, means, max/min, var/std, prod, softmax, norms
+- ``movement``: views, indexing, cat/stack/split (``composite``: hstack, tile ... built on them)
+- ``linalg``: matrix products, and ``addmm``/``linear``
+- ``matrix``: triangles and diagonals (tril/triu, diag, diagonal) and cumsum
+- ``gather``: index-driven reads and writes (gather, scatter, index_select, embedding,
+  masked_fill); ``sorting``: sort, argsort, topk
+- ``losses``: nll_loss, mse_loss, binary cross-entropy
+- ``inplace``: in-place changes and item assignment; ``out``: ``out=`` arguments
+
+Shared by all: ``common`` (recording a node, backward helpers on arrays or Tensors) and
+``summation`` (torch's order of additions, so float sums round as torch's do).
+``methods`` attaches the Tensor methods and operators.
 """
 
 from . import methods as _methods  # noqa: F401  (attaches the Tensor methods)
+from .activation import erf
 from .binary import (
     add, allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, clamp_tensor, div, eq,
-    equal, floor_divide, ge, gt, isclose, le, logical_not, lt, maximum, minimum, mul, ne, pow,
-    remainder, rsub, sub, where,
+    equal, floor_divide, ge, gt, isclose, isfinite, isinf, isnan, le, logical_and, logical_not,
+    logical_or, logical_xor, lt, maximum, minimum, mul, ne, pow, remainder, rsub, sub, where,
+)
+from .composite import broadcast_to, hstack, repeat_interleave, tile, vstack
+from .gather import (
+    count_nonzero, gather, index_select, masked_fill, nonzero, one_hot, scatter, scatter_add,
 )
 from .linalg import bmm, dot, matmul, mm, mv, outer, trace
+from .matrix import cumsum, diag, diagonal, tril, triu
 from .movement import (
     cat, chunk, clone, expand, flatten, flip, narrow, permute, repeat, reshape, select, split,
     squeeze, stack, t, transpose, unbind, unflatten, unsqueeze, view,
@@ -25,21 +38,11 @@ from .reduce import (
     amax, amin, argmax, argmin, log_softmax, logsumexp, max, mean, min, norm, prod, softmax, std,
     sum, var,
 )
-
-from .unary import (
-    abs, clamp, clamp_max, clamp_min, cos, exp, expm1, log, log1p, log2, neg, reciprocal, relu,
-    rsqrt, sigmoid, sign, sin, sqrt, square, tan, tanh,
-)
-
-from .activation import erf
-from .binary import isfinite, isinf, isnan, logical_and, logical_or, logical_xor
-from .composite import broadcast_to, hstack, repeat_interleave, tile, vstack
-from .gather import count_nonzero, gather, index_select, nonzero, one_hot, scatter, scatter_add
-from .matrix import cumsum, diag, diagonal, tril, triu
-from .nn_ops import masked_fill
 from .sorting import argsort, sort, topk
 from .unary import (
-    acos, asin, atan, ceil, cosh, exp2, floor, log10, round, sinh, trunc,
+    abs, acos, asin, atan, ceil, clamp, clamp_max, clamp_min, cos, cosh, exp, exp2, expm1, floor,
+    log, log1p, log2, log10, neg, reciprocal, relu, round, rsqrt, sigmoid, sign, sin, sinh, sqrt,
+    square, tan, tanh, trunc,
 )
 from .common import numpy_aliases as _aliases
 from .out import with_out as _with_out

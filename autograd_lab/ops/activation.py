@@ -10,22 +10,20 @@ from typing import Any
 
 import numpy as np
 
+from .._messages import scalar_name
 from . import common as c
 from .common import Node, Tensor, float_dtype, make, node_for, unary_data
 
 _SQRT1_2 = 0.7071067811865476
 _INV_SQRT_2PI = 0.3989422804014327  # 1 / sqrt(2 pi)
 _SQRT_2_PI = 0.7978845608028654  # sqrt(2 / pi)
+_2_SQRT_PI = 1.1283791670955126  # 2 / sqrt(pi)
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 
 def _np_erf(a: np.ndarray) -> np.ndarray:
     """erf elementwise (numpy has none): computed in float64, returned in ``a``'s dtype."""
     return np.asarray(_erf(a.astype(np.float64)), dtype=np.float64).astype(a.dtype)
-
-
-def _exp(x: Any) -> Any:
-    return c.exp(x)
 
 
 class ErfBackward0(Node):
@@ -35,10 +33,11 @@ class ErfBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         x = self.saved("self")
-        return g * (_exp(-(x * x)) * 1.1283791670955126)
+        return g * (c.exp(-(x * x)) * _2_SQRT_PI)
 
 
 def erf(x: Tensor) -> Tensor:
+    """The error function, 2/sqrt(pi) * integral of exp(-t^2) from 0 to x."""
     data, dt = unary_data(x, "erf"), float_dtype(x)
     node = node_for(ErfBackward0, x)
     out = make(_np_erf(data.astype(dt.np, copy=False)), dt, node)
@@ -48,26 +47,15 @@ def erf(x: Tensor) -> Tensor:
 
 
 def _erf_any(x: Any) -> Any:
+    """erf of an array or (differentiably) of a Tensor."""
     return erf(x) if isinstance(x, Tensor) else _np_erf(x)
 
 
-def _tanh_any(x: Any) -> Any:
-    return x.tanh() if isinstance(x, Tensor) else np.tanh(x)
-
-
-def _sigmoid_any(x: Any) -> Any:
-    if isinstance(x, Tensor):
-        return x.sigmoid()
-    one = x.dtype.type(1)
-    return one / (one + np.exp(-x))
-
-
 def _float_input(x: Tensor, name: str) -> np.ndarray:
+    """x's data; torch's kernels for these functions refuse integer and bool tensors."""
     data = unary_data(x, name)
     if x.dtype._cat != 2:
-        from .reduce import _scalar_name
-
-        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_scalar_name(x.dtype)}\'')
+        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{scalar_name(x.dtype)}\'')
     return data
 
 
@@ -84,6 +72,7 @@ class LeakyReluBackward0(Node):
 
 
 def leaky_relu(x: Tensor, negative_slope: float = 0.01) -> Tensor:
+    """x if x > 0 else negative_slope * x."""
     data = _float_input(x, "leaky_relu")
     node = node_for(LeakyReluBackward0, x)
     out = make(np.where(data > 0, data, data * data.dtype.type(negative_slope)), x.dtype, node)
@@ -105,15 +94,16 @@ class GeluBackward0(Node):
         x = self.saved("self")
         if self._saved["approximate"] == "tanh":
             inner = (x + x * x * x * 0.044715) * _SQRT_2_PI
-            t = _tanh_any(inner)
+            t = c.tanh(inner)
             dinner = (x * x * (3 * 0.044715) + 1) * _SQRT_2_PI
             return g * ((t + 1) * 0.5 + x * 0.5 * (-(t * t) + 1) * dinner)
         cdf = (_erf_any(x * _SQRT1_2) + 1) * 0.5
-        pdf = _exp(x * x * -0.5) * _INV_SQRT_2PI
+        pdf = c.exp(x * x * -0.5) * _INV_SQRT_2PI
         return g * (cdf + x * pdf)
 
 
 def gelu(x: Tensor, approximate: str = "none") -> Tensor:
+    """x * Phi(x), Phi the standard normal cdf (or its tanh approximation)."""
     data = _float_input(x, "GeluKernelImpl")
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
@@ -140,11 +130,12 @@ class SiluBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         x = self.saved("self")
-        s = _sigmoid_any(x)
+        s = c.sigmoid(x)
         return g * (s * (x * (-s + 1) + 1))
 
 
 def silu(x: Tensor) -> Tensor:
+    """x * sigmoid(x)."""
     data = _float_input(x, "silu")
     node = node_for(SiluBackward0, x)
     out = make(data / (data.dtype.type(1) + np.exp(-data)), x.dtype, node)
@@ -165,10 +156,11 @@ class SoftplusBackward0(Node):
         x = self.saved("self")
         beta, th = self._saved["beta"], self._saved["threshold"]
         bx = x * beta
-        return c.where(bx > th, g, g * _sigmoid_any(bx))
+        return c.where(bx > th, g, g * c.sigmoid(bx))
 
 
 def softplus(x: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """log(1 + exp(beta x)) / beta (x itself where beta x > threshold)."""
     data = _float_input(x, "softplus")
     bx = data * data.dtype.type(beta)
     y = np.where(bx > threshold, data, np.log1p(np.exp(bx)) / data.dtype.type(beta))
@@ -190,10 +182,11 @@ class EluBackward0(Node):
     def backward(self, g: Any) -> Any:
         x = self.saved("self")
         alpha = self._saved["alpha"]
-        return c.where(x > 0, g, g * (_exp(x) * alpha))
+        return c.where(x > 0, g, g * (c.exp(x) * alpha))
 
 
 def elu(x: Tensor, alpha: float = 1.0) -> Tensor:
+    """x if x > 0 else alpha * (exp(x) - 1)."""
     data = _float_input(x, "elu")
     y = np.where(data > 0, data, data.dtype.type(alpha) * np.expm1(data))
     node = node_for(EluBackward0, x)

@@ -1,17 +1,19 @@
 """Elementwise functions of two operands (tensors or Python numbers), with broadcasting.
 
 Each backward returns one gradient per edge; ``reduce`` sums a gradient back to
-its input's shape when the forward broadcast it.
+its input's shape when the forward broadcast it. Comparisons and logical ops
+(no gradient) close the module.
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from .._dtype import bool_, get_default_dtype
+from .._dtype import bool_, get_default_dtype, int64
+from .._messages import scalar_name
 from . import common as c
 from .common import (
     _NO_EDGE,
@@ -23,7 +25,6 @@ from .common import (
     _seq,
     binary_args,
     broadcast_error,
-    float_dtype,
     make,
     node_for,
     sum_to,
@@ -97,11 +98,13 @@ class BinaryNode(Node):
     casts: tuple | None = None  # input dtypes, kept only when the forward promoted
 
     def reduce(self, i: int, g: Any) -> Any:
+        """Input ``i``'s gradient: ``g`` summed back to its shape, in its dtype."""
         if self.shapes is not None:
             g = sum_to(g, self.shapes[i])
         return g if self.casts is None else c.cast(g, self.casts[i])
 
     def needs(self, i: int) -> bool:
+        """Whether input ``i`` wants a gradient (it has an edge)."""
         return self.next_functions[i][0] is not None
 
 
@@ -117,6 +120,7 @@ class AddBackward0(BinaryNode):
 
 
 def add(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
+    """x + alpha * y."""
     if alpha == 1:
         out, node = _binary(AddBackward0, operator.add, x, y, "add")
     else:
@@ -154,6 +158,7 @@ def _bool_sub_error(x: Any, y: Any) -> RuntimeError:
 
 
 def sub(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
+    """x - alpha * y."""
     if _is_bool(x) or _is_bool(y):
         raise _bool_sub_error(x, y)
     if alpha == 1:
@@ -215,6 +220,7 @@ class MulBackward0(BinaryNode):
 
 
 def mul(x: Any, y: Any) -> Tensor:
+    """x * y."""
     out, node = _binary(MulBackward0, operator.mul, x, y, "mul")
     if node is not None:
         # Each factor is saved only when the *other* side needs a gradient.
@@ -224,6 +230,7 @@ def mul(x: Any, y: Any) -> Tensor:
 
 
 def _save_operand(node: Node, name: str, v: Any, needed: bool) -> None:
+    """Save operand ``v`` (a tensor, or a number as it is) if backward will read it."""
     if not needed:
         node._saved[name] = None
     elif isinstance(v, Tensor):
@@ -248,8 +255,8 @@ class DivBackward0(BinaryNode):
         return gx, gy
 
 
-
 def div(x: Any, y: Any, *, rounding_mode: str | None = None) -> Tensor:
+    """x / y (true division), or rounded to an integer value with ``rounding_mode``."""
     if rounding_mode is not None:
         return _div_rounded(x, y, rounding_mode)
     a, b, dt = binary_args(x, y, "div")
@@ -290,7 +297,8 @@ RemainderScalarSelfBackward = type("NotImplemented", (NotImplementedBackward,),
                                    {"op": "remainder", "__module__": __name__})
 
 
-def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] | None = DivBackward2) -> Tensor:
+def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] = DivBackward2) -> Tensor:
+    """x / y rounded toward zero ("trunc") or down ("floor"); integers stay integers."""
     if mode not in ("trunc", "floor"):
         raise RuntimeError(
             f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'"
@@ -310,7 +318,6 @@ def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] | None = DivBackward
         node = node_for(cls, x, y)
     else:  # NotImplemented: an edge per tensor operand
         node = node_for(cls, *[v for v in (x, y) if isinstance(v, Tensor)])
-
     out = make(data, dt, node)
     if node is not None and cls is DivBackward2:
         _save_operand(node, "self", x, True)
@@ -320,6 +327,7 @@ def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] | None = DivBackward
 
 
 def floor_divide(x: Any, y: Any) -> Tensor:
+    """floor(x / y); torch defines no derivative for it."""
     return _div_rounded(x, y, "floor", FloorDivideBackward)
 
 
@@ -345,6 +353,7 @@ class RemainderBackward1(BinaryNode):
 
 
 def remainder(x: Any, y: Any) -> Tensor:
+    """x - floor(x / y) * y (the sign of y, as Python's %)."""
     a, b, dt = binary_args(x, y, "remainder")
     data = np.mod(a, b)
     if dt._cat != 2:
@@ -382,7 +391,6 @@ def _power(a: Any, b: Any) -> Any:
 
 
 class PowBackward1(BinaryNode):
-
     """z = x ** y (tensors);  dx = g * y * x^(y-1),  dy = g * z * log(x)"""
 
     saved_names = ("self", "exponent", "result")
@@ -416,7 +424,8 @@ class PowBackward2(Node):
 
 
 def pow(x: Any, y: Any) -> Tensor:  # noqa: A001
-    from .unary import pow_scalar
+    """x ** y, for tensors and numbers on either side."""
+    from .unary import pow_scalar  # unary imports this module
 
     if isinstance(x, Tensor) and not isinstance(y, Tensor):
         return pow_scalar(x, y)
@@ -432,14 +441,12 @@ def pow(x: Any, y: Any) -> Tensor:  # noqa: A001
     if x.dtype is bool_ and y.dtype is bool_:
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     out, node = _binary(PowBackward1, _power, x, y, "pow")
-
     if node is not None:
         node.out_dtype = out.dtype
         node.save("self", x)
         node.save("exponent", y)
         node.save_output("result", out)
     return out
-
 
 
 class MaximumBackward0(BinaryNode):
@@ -464,6 +471,7 @@ class MinimumBackward0(MaximumBackward0):
 
 
 def _minmax(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> Tensor:
+    """The elementwise max or min of two tensors (numbers are refused, as in torch)."""
     if not isinstance(y, Tensor) or not isinstance(x, Tensor):
         raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
                         f"{type(y).__name__}")
@@ -475,10 +483,12 @@ def _minmax(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> Tensor:
 
 
 def maximum(x: Tensor, y: Tensor) -> Tensor:
+    """The elementwise larger of x and y."""
     return _minmax(MaximumBackward0, np.maximum, x, y, "maximum")
 
 
 def minimum(x: Tensor, y: Tensor) -> Tensor:
+    """The elementwise smaller of x and y."""
     return _minmax(MinimumBackward0, np.minimum, x, y, "minimum")
 
 
@@ -508,6 +518,7 @@ class ClampBackward0(Node):
 
 
 def clamp_tensor(x: Tensor, lo: Any, hi: Any) -> Tensor:
+    """``clamp`` with tensor bounds (each bound gets a gradient too)."""
     data = x._data
     if lo is not None:
         data = np.maximum(data, c.to_array(lo))
@@ -518,11 +529,8 @@ def clamp_tensor(x: Tensor, lo: Any, hi: Any) -> Tensor:
     if node is not None:
         node.shapes = (x._data.shape, _shape(lo), _shape(hi))
         node.save("self", x)
-        for k, v in (("min", lo), ("max", hi)):
-            if isinstance(v, Tensor):
-                node.save(k, v)
-            else:
-                node._saved[k] = v
+        _save_operand(node, "min", lo, True)
+        _save_operand(node, "max", hi, True)
     return out
 
 
@@ -538,15 +546,14 @@ class WhereBackward0(BinaryNode):
 
 
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    """x where ``condition``, else y; without x and y: the indices where it holds."""
     if x is None and y is None:
-        return tuple(make(i, c.int64, None) for i in np.nonzero(c.to_array(condition)))
+        return tuple(make(i, int64, None) for i in np.nonzero(c.to_array(condition)))
     cond = c.to_array(condition)
     if isinstance(condition, Tensor) and condition.dtype is not bool_:
-        from .reduce import _scalar_name
-
         raise RuntimeError(
             f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-            f"{_scalar_name(condition.dtype)}"
+            f"{scalar_name(condition.dtype)}"
         )
     if not isinstance(x, Tensor) and not isinstance(y, Tensor):  # two numbers
         a, b, dt = x, y, c.result_type(x, y)
@@ -567,6 +574,44 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     return out
 
 
+# ---- a tensor times or over a number, as a node of its own ----------------------------
+
+class MulBackward1(Node):
+    """y = x * c (c a number);  dx = g * c"""
+
+    saved_names = ("other",)
+
+    def backward(self, g: Any) -> Any:
+        return g * self._saved["other"]
+
+
+class DivBackward1(Node):
+    """y = x / c (c a number);  dx = g / c"""
+
+    saved_names = ("other",)
+
+    def backward(self, g: Any) -> Any:
+        return g / self._saved["other"]
+
+
+def _scalar_op(cls: type[Node], x: Tensor, s: Any, fn: Any) -> Tensor:
+    node = node_for(cls, x)
+    out = make(fn(x._data, s), c.float_dtype(x), node)
+    if node is not None:
+        node._saved["other"] = s
+    return out
+
+
+def mul_scalar(x: Tensor, s: float) -> Tensor:
+    """``x * s`` recorded as torch records it inside other ops (``MulBackward1``)."""
+    return _scalar_op(MulBackward1, x, s, np.multiply)
+
+
+def div_scalar(x: Tensor, s: float) -> Tensor:
+    """``x / s`` recorded as torch records it inside other ops (``DivBackward1``)."""
+    return _scalar_op(DivBackward1, x, s, np.true_divide)
+
+
 # ---- comparisons and logic (no gradient) ---------------------------------------------------
 
 def _compare(fn: Any, x: Any, y: Any, name: str) -> Tensor:
@@ -577,50 +622,44 @@ def _compare(fn: Any, x: Any, y: Any, name: str) -> Tensor:
         raise broadcast_error(np.shape(a), np.shape(b)) from None
 
 
-def eq(x: Any, y: Any) -> Tensor:
-    return _compare(np.equal, x, y, "eq")
-
-
-def ne(x: Any, y: Any) -> Tensor:
-    return _compare(np.not_equal, x, y, "ne")
-
-
-def lt(x: Any, y: Any) -> Tensor:
-    return _compare(np.less, x, y, "lt")
-
-
-def le(x: Any, y: Any) -> Tensor:
-    return _compare(np.less_equal, x, y, "le")
-
-
-def gt(x: Any, y: Any) -> Tensor:
-    return _compare(np.greater, x, y, "gt")
-
-
-def ge(x: Any, y: Any) -> Tensor:
-    return _compare(np.greater_equal, x, y, "ge")
-
-
-def _logic(fn: Any, x: Any, y: Any, name: str) -> Tensor:
+def _bitwise(fn: Any, x: Any, y: Any, name: str) -> Tensor:
     a, b, dt = binary_args(x, y, name)
     if dt._cat == 2:
         raise NotImplementedError(f'"{name}_cpu" not implemented for \'Float\'')
     return make(fn(a, b), dt, None)
 
 
-def bitwise_and(x: Any, y: Any) -> Tensor:
-    return _logic(np.bitwise_and, x, y, "bitwise_and")
+def _elementwise(kind: Callable, fn: Any, name: str, doc: str) -> Callable[[Any, Any], Tensor]:
+    """The op ``name``: ``kind(fn, x, y, name)`` (``_compare`` or ``_bitwise``)."""
+
+    def op(x: Any, y: Any) -> Tensor:
+        return kind(fn, x, y, name)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
+    return op
 
 
-def bitwise_or(x: Any, y: Any) -> Tensor:
-    return _logic(np.bitwise_or, x, y, "bitwise_or")
-
-
-def bitwise_xor(x: Any, y: Any) -> Tensor:
-    return _logic(np.bitwise_xor, x, y, "bitwise_xor")
+eq = _elementwise(_compare, np.equal, "eq", "x == y, elementwise (bool).")
+ne = _elementwise(_compare, np.not_equal, "ne", "x != y, elementwise (bool).")
+lt = _elementwise(_compare, np.less, "lt", "x < y, elementwise (bool).")
+le = _elementwise(_compare, np.less_equal, "le", "x <= y, elementwise (bool).")
+gt = _elementwise(_compare, np.greater, "gt", "x > y, elementwise (bool).")
+ge = _elementwise(_compare, np.greater_equal, "ge", "x >= y, elementwise (bool).")
+logical_and = _elementwise(_compare, np.logical_and, "logical_and", "x and y, as truth values.")
+logical_or = _elementwise(_compare, np.logical_or, "logical_or", "x or y, as truth values.")
+logical_xor = _elementwise(_compare, np.logical_xor, "logical_xor",
+                           "x xor y, as truth values.")
+bitwise_and = _elementwise(_bitwise, np.bitwise_and, "bitwise_and",
+                           "x & y (integer and bool tensors).")
+bitwise_or = _elementwise(_bitwise, np.bitwise_or, "bitwise_or",
+                          "x | y (integer and bool tensors).")
+bitwise_xor = _elementwise(_bitwise, np.bitwise_xor, "bitwise_xor",
+                           "x ^ y (integer and bool tensors).")
 
 
 def bitwise_not(x: Tensor) -> Tensor:
+    """~x (integer and bool tensors)."""
     if x.dtype._cat == 2:
         raise NotImplementedError("\"bitwise_not_cpu\" not implemented for 'Float'")
     return make(np.invert(x._data), x.dtype, None)
@@ -634,48 +673,37 @@ def invert(x: Tensor) -> Tensor:
     return make(np.invert(x._data), x.dtype, None)
 
 
-
 def logical_not(x: Tensor) -> Tensor:
+    """not x, as truth values."""
     return make(np.logical_not(x._data), bool_, None)
+
+
+def _predicate(fn: Any, name: str, doc: str) -> Callable[[Tensor], Tensor]:
+    def op(x: Tensor) -> Tensor:
+        return make(fn(c.unary_data(x, name)), bool_, None)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
+    return op
+
+
+isnan = _predicate(np.isnan, "isnan", "Where x is nan (bool).")
+isinf = _predicate(np.isinf, "isinf", "Where x is +inf or -inf (bool).")
+isfinite = _predicate(np.isfinite, "isfinite", "Where x is neither inf nor nan (bool).")
 
 
 def isclose(x: Tensor, y: Any, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> Tensor:
+    """|x - y| <= atol + rtol * |y|, elementwise (bool)."""
     return make(np.isclose(x._data, c.to_array(y), rtol, atol, equal_nan), bool_, None)
 
 
 def allclose(x: Tensor, y: Any, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
+    """Whether ``isclose`` holds everywhere."""
     return bool(np.allclose(x._data, c.to_array(y), rtol, atol, equal_nan))
 
 
 def equal(x: Tensor, y: Tensor) -> bool:
+    """Same shape and same elements."""
     return x.shape == y.shape and bool(np.array_equal(x._data, y._data))
-
-
-__all__ = [n for n in dir() if not n.startswith("_") and n not in ("Any", "np", "c", "annotations")]
-_ = float_dtype
-
-
-def logical_and(x: Any, y: Any) -> Tensor:
-    return _compare(np.logical_and, x, y, "logical_and")
-
-
-def logical_or(x: Any, y: Any) -> Tensor:
-    return _compare(np.logical_or, x, y, "logical_or")
-
-
-def logical_xor(x: Any, y: Any) -> Tensor:
-    return _compare(np.logical_xor, x, y, "logical_xor")
-
-
-def isnan(x: Tensor) -> Tensor:
-    return make(np.isnan(c.unary_data(x, "isnan")), bool_, None)
-
-
-def isinf(x: Tensor) -> Tensor:
-    return make(np.isinf(c.unary_data(x, "isinf")), bool_, None)
-
-
-def isfinite(x: Tensor) -> Tensor:
-    return make(np.isfinite(c.unary_data(x, "isfinite")), bool_, None)

@@ -6,6 +6,7 @@ Backward formulas run on numpy arrays in a plain backward and on Tensors under
 
 from __future__ import annotations
 
+import functools
 from numbers import Number
 from typing import Any
 
@@ -16,18 +17,14 @@ from ..grad_mode import STATE
 from ..memory import Storage
 from ..node import Node, _seq, grad_accumulator
 from ..tensor import Tensor
-from .cascade import torch_sum
+from .summation import torch_sum
 
 __all__ = [
-    "Node", "Tensor", "STATE", "binary_args", "broadcast_error", "expand", "is_tensor_mode",
-    "make", "needs_grad", "node_for", "reshape", "sum_to", "to_array", "unary_data",
+    "Node", "Tensor", "STATE", "binary_args", "broadcast_error", "expand", "make", "needs_grad",
+    "node_for", "norm_dim", "norm_dims", "reshape", "sum_to", "to_array", "unary_data",
 ]
 
 ndarray = np.ndarray
-
-
-def is_tensor_mode(x: Any) -> bool:
-    return isinstance(x, Tensor)
 
 
 def make(data: Any, dt: dtype, node: Node | None) -> Tensor:
@@ -45,6 +42,7 @@ def make(data: Any, dt: dtype, node: Node | None) -> Tensor:
 
 
 def needs_grad(*xs: Any) -> bool:
+    """Whether an op on ``xs`` records a graph: grad mode is on and some tensor requires grad."""
     if not STATE.enabled:
         return False
     for x in xs:
@@ -72,6 +70,7 @@ def node_for(cls: type[Node], *inputs: Any) -> Node | None:
 
 
 def _edge(x: Any) -> tuple:
+    """``node.edge`` for the ops' hot path (an isinstance test instead of getattr calls)."""
     if isinstance(x, Tensor):
         fn = x.grad_fn
         if fn is not None:
@@ -87,6 +86,7 @@ _new_node = object.__new__
 
 
 def to_array(x: Any) -> Any:
+    """A Tensor's array; anything else as it is."""
     return x._data if isinstance(x, Tensor) else x
 
 
@@ -100,9 +100,9 @@ OperandTypeError.__module__ = "builtins"
 
 
 def operand_error(op: str, x: Any) -> OperandTypeError:
+    """torch's error for an operand ``x`` of ``op`` that is neither a Tensor nor a number."""
     if op == "pow":
         return OperandTypeError(
-
             f"pow() received an invalid combination of arguments - got (Tensor, "
             f"{type(x).__name__}), but expected one of:\n"
             " * (Tensor input, Tensor exponent, *, Tensor out = None)\n"
@@ -117,7 +117,6 @@ def operand_error(op: str, x: Any) -> OperandTypeError:
 def _check_scalar(x: Any, op: str) -> None:
     if type(x) is not float and not isinstance(x, (Number, np.bool_, np.number)):
         raise operand_error(op, x)
-
 
 
 def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]:
@@ -172,6 +171,7 @@ def broadcast_error(a: tuple, b: tuple) -> RuntimeError:
 
 
 def unary_data(x: Any, op: str) -> np.ndarray:
+    """The array of ``op``'s tensor argument, with torch's error for anything else."""
     if not isinstance(x, Tensor):
         raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(x).__name__}")
@@ -208,12 +208,14 @@ def sum_to(g: Any, shape: tuple) -> Any:
 
 
 def expand(g: Any, shape: tuple) -> Any:
+    """Broadcast ``g`` to ``shape`` (a view)."""
     if isinstance(g, Tensor):
         return g.expand(shape)
     return np.broadcast_to(g, shape)
 
 
 def reshape(g: Any, shape: tuple) -> Any:
+    """``g`` with ``shape``."""
     return g.reshape(shape)
 
 
@@ -225,19 +227,36 @@ def cast(g: Any, dt: dtype) -> Any:
 
 
 def exp(x: Any) -> Any:
+    """Elementwise exp."""
     return x.exp() if isinstance(x, Tensor) else np.exp(x)
 
 
 def log(x: Any) -> Any:
+    """Elementwise log."""
     return x.log() if isinstance(x, Tensor) else np.log(x)
 
 
 def sin(x: Any) -> Any:
+    """Elementwise sin."""
     return x.sin() if isinstance(x, Tensor) else np.sin(x)
 
 
 def cos(x: Any) -> Any:
+    """Elementwise cos."""
     return x.cos() if isinstance(x, Tensor) else np.cos(x)
+
+
+def tanh(x: Any) -> Any:
+    """Elementwise tanh."""
+    return x.tanh() if isinstance(x, Tensor) else np.tanh(x)
+
+
+def sigmoid(x: Any) -> Any:
+    """Elementwise 1 / (1 + exp(-x))."""
+    if isinstance(x, Tensor):
+        return x.sigmoid()
+    one = x.dtype.type(1)
+    return one / (one + np.exp(-x))
 
 
 def sign(x: Any) -> Any:
@@ -248,17 +267,17 @@ def sign(x: Any) -> Any:
     return np.where(s != s, s.dtype.type(0), s) if s.dtype.kind == "f" else s
 
 
-
-def abs_(x: Any) -> Any:
+def absolute(x: Any) -> Any:
+    """Elementwise absolute value."""
     return x.abs() if isinstance(x, Tensor) else np.abs(x)
 
 
 def where(c: Any, a: Any, b: Any) -> Any:
-
+    """``a`` where ``c``, else ``b``; a differentiable ``where`` when any of them is a Tensor."""
     if isinstance(a, Tensor) or isinstance(b, Tensor) or isinstance(c, Tensor):
-        from .binary import where as twhere
+        from .binary import where as tensor_where  # binary imports this module
 
-        return twhere(c, a, b)
+        return tensor_where(c, a, b)
     return np.where(c, a, b)
 
 
@@ -269,17 +288,15 @@ def swap_last(x: Any) -> Any:
     return np.swapaxes(x, -1, -2)
 
 
-def matmul(a: Any, b: Any) -> Any:
-    return a @ b
-
-
 def unsqueeze(x: Any, dim: int) -> Any:
+    """``x`` with a size-1 dim inserted at ``dim``."""
     if isinstance(x, Tensor):
         return x.unsqueeze(dim)
     return np.expand_dims(x, dim)
 
 
 def zeros_like_data(x: Any) -> Any:
+    """Zeros of ``x``'s shape and dtype (a constant: no graph)."""
     return np.zeros(x.shape, dtype=x.dtype) if not isinstance(x, Tensor) else x.new_zeros(x.shape)
 
 
@@ -305,14 +322,12 @@ def shown_dims(dim: Any) -> Any:
     return shown_dim((dim,) if isinstance(dim, int) else dim)
 
 
-
 def show_saved(node: Node, **values: Any) -> None:
     """Make ``node._saved_<name>`` read ``value`` (backward keeps its normalised copy)."""
     node.__dict__.setdefault("_shown", {}).update(values)
 
 
 def norm_dims(dim: Any, ndim: int) -> tuple[int, ...]:
-
     """``dim`` (int, tuple, list or None) as sorted non-negative axes; torch's range error."""
     if dim is None:
         return tuple(range(ndim))
@@ -331,10 +346,15 @@ def norm_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
+def norm_dim(dim: int, ndim: int) -> int:
+    """One ``dim`` as a non-negative axis (a 0-d tensor has the single dim 0)."""
+    (d,) = norm_dims(dim, ndim)
+    return d
+
+
 def numpy_aliases(fn: Any) -> Any:
     """``fn`` also accepting numpy's keyword names, as torch does: ``axis`` for ``dim``,
     ``keepdims`` for ``keepdim`` (``A.sum(axis=1, keepdims=True)``)."""
-    import functools
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kw: Any) -> Any:

@@ -6,26 +6,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import Tensor, norm_dims
+from .common import Tensor, norm_dim
 from .movement import cat, clone, expand, flatten, repeat, reshape, unsqueeze, view
 
 
 def hstack(tensors: Any) -> Tensor:
+    """The tensors joined column-wise (along dim 1; dim 0 for vectors)."""
     ts = [t if t.ndim else reshape(t, (1,)) for t in tensors]
     return cat(ts, 0 if ts and ts[0].ndim == 1 else 1)
 
 
 def vstack(tensors: Any) -> Tensor:
+    """The tensors joined row-wise (vectors become rows)."""
     ts = [t if t.ndim >= 2 else unsqueeze(t, 0) if t.ndim == 1 else reshape(t, (1, 1))
           for t in tensors]
     return cat(ts, 0)
 
 
 def broadcast_to(x: Tensor, size: Any) -> Tensor:
+    """``x.expand(size)``."""
     return expand(x, tuple(size))
 
 
 def tile(x: Tensor, dims: Any) -> Tensor:
+    """``x.repeat(dims)``, with ``dims`` padded by leading 1s to x's number of dims."""
     dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
     if len(dims) < x.ndim:  # torch pads the repetitions with leading 1s
         dims = (1,) * (x.ndim - len(dims)) + dims
@@ -44,7 +48,7 @@ def repeat_interleave(x: Tensor, repeats: Any, dim: int | None = None, *,
         x = flatten(x)
         d = 0
     else:
-        (d,) = norm_dims(dim, x.ndim)
+        d = norm_dim(dim, x.ndim)
     shape = tuple(x.shape)
     y = unsqueeze(x, d + 1)
     y = expand(y, shape[:d + 1] + (repeats,) + shape[d + 1:])

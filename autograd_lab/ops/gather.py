@@ -1,8 +1,11 @@
-"""Index-driven reads and writes: gather, scatter, index_select, one_hot, nonzero.
+"""Index-driven reads and writes: gather, scatter, index_select, embedding, masked_fill,
+one_hot, nonzero.
 
 ``gather`` reads ``out[i][j] = x[i][index[i][j]]`` (along ``dim``); ``scatter`` writes the
 other way round. Their gradients swap roles: the gradient of a gather is a scatter-add
-of ``g`` into zeros, the gradient of a scatter's source is a gather of ``g``.
+of ``g`` into zeros, the gradient of a scatter's source is a gather of ``g``. An
+embedding lookup is a row gather: its gradient adds ``g``'s rows into the rows of the
+weight that were used.
 """
 
 from __future__ import annotations
@@ -12,14 +15,11 @@ from typing import Any
 import numpy as np
 
 from .._dtype import bool_, int64
+from .._messages import cpp_name
 from . import common as c
-from .common import Node, Tensor, make, node_for, norm_dims
-from .reduce import _scalar_name
-
-
-def _dim(dim: int, ndim: int) -> int:
-    (d,) = norm_dims(dim, ndim)
-    return d
+from .common import Node, Tensor, make, node_for, norm_dim, norm_dims
+from .inplace import apply_inplace
+from .movement import embed
 
 
 def _check_index(x: Tensor, d: int, index: Any, op: str) -> np.ndarray:
@@ -83,8 +83,9 @@ class GatherBackward0(Node):
 
 
 def gather(x: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    """``out[i][j] = x[i][index[i][j]]`` along ``dim`` (here dim 1)."""
     data = c.unary_data(x, "gather")
-    d = _dim(dim, data.ndim)
+    d = norm_dim(dim, data.ndim)
     idx = _check_index(x, d, index, "gather")
     xs = data.shape
     if data.ndim:
@@ -143,6 +144,7 @@ class ScatterAddBackward0(Node):
 
 
 def _zero_at(g: Any, d: int, idx: np.ndarray) -> Any:
+    """``g`` with zeros written at ``idx`` along ``d``."""
     if isinstance(g, Tensor):
         return scatter(g, d, make(idx, int64, None), 0.0)
     out = np.array(g, copy=True)
@@ -153,7 +155,7 @@ def _zero_at(g: Any, d: int, idx: np.ndarray) -> Any:
 
 def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str) -> Tensor:
     data = c.unary_data(x, op)
-    d = _dim(dim, data.ndim)
+    d = norm_dim(dim, data.ndim)
     idx = _check_index(x, d, index, op)
     if isinstance(src, Tensor):
         if src.dtype is not x.dtype:
@@ -208,16 +210,15 @@ class IndexSelectBackward0(Node):
     saved_names = ("dim", "index", "self_sym_sizes")
 
     def backward(self, g: Any) -> Any:
-        from .movement import embed
-
         d = self._saved["dim"]
         key = (slice(None),) * d + (self.idx,)
         return embed(g, self._saved["self_sym_sizes"], key)
 
 
 def index_select(x: Tensor, dim: int, index: Tensor) -> Tensor:
+    """The slices of ``x`` at ``index`` (a vector) along ``dim``."""
     data = c.unary_data(x, "index_select")
-    d = _dim(dim, data.ndim)
+    d = norm_dim(dim, data.ndim)
     if not isinstance(index, Tensor):
         raise TypeError(f"index_select(): argument 'index' (position 3) must be Tensor, not "
                         f"{type(index).__name__}")
@@ -277,19 +278,90 @@ def nonzero(x: Tensor, *, as_tuple: bool = False) -> Any:
 
 
 def count_nonzero(x: Tensor, dim: Any = None) -> Tensor:
+    """How many elements are not zero (over ``dim``)."""
     data = c.unary_data(x, "count_nonzero")
     axes = None if dim is None else norm_dims(dim, data.ndim)
     return make(np.asarray(np.count_nonzero(data, axis=axes), dtype=np.int64), int64, None)
 
 
-def masked_fill_check(mask: Any) -> None:
-    """torch's error for a mask that is not boolean."""
-    if isinstance(mask, Tensor) and mask.dtype is not bool_:
+# ---- masked_fill -------------------------------------------------------------------------------
+
+class MaskedFillBackward0(Node):
+    """y = x with ``value`` where mask;  dx = g with zeros where mask"""
+
+    saved_names = ("mask",)
+
+    def backward(self, g: Any) -> Any:
+        mask = self.saved("mask")
+        if isinstance(g, Tensor):
+            return c.where(mask, 0.0, g)
+        return np.where(mask, np.zeros((), dtype=g.dtype), g)
+
+
+def masked_fill(x: Tensor, mask: Tensor, value: float) -> Tensor:
+    """x with ``value`` where ``mask`` (a bool tensor broadcasting to x) is True."""
+    if mask.dtype is not bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{_C_NAMES.get(mask.dtype.name, mask.dtype.name)}")
+                           f"{cpp_name(mask.dtype)}")
+    node = node_for(MaskedFillBackward0, x)
+    if mask._data.shape != x._data.shape:
+        try:
+            shape = np.broadcast_shapes(mask._data.shape, x._data.shape)
+        except ValueError:
+            raise c.broadcast_error(mask._data.shape, x._data.shape) from None
+        if shape != x._data.shape:
+            raise RuntimeError(f"masked_fill_: expected mask to broadcast to the input shape "
+                               f"{list(x._data.shape)}, got {list(mask._data.shape)}")
+    out = make(np.where(mask._data, np.asarray(value, dtype=x.dtype.np), x._data), x.dtype, node)
+    if node is not None:
+        node.save("mask", mask)
+    return out
 
 
-_C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-            "uint8": "unsigned char", "float32": "float", "float64": "double",
-            "float16": "c10::Half"}
-_ = _scalar_name
+def masked_fill_(x: Tensor, mask: Tensor, value: float) -> Tensor:
+    """``masked_fill`` in place."""
+    return apply_inplace(x, lambda a: masked_fill(a, mask, value))
+
+
+# ---- embedding ----------------------------------------------------------------------------------
+
+class EmbeddingBackward0(Node):
+    """y = weight[indices];  dweight = zeros with g's rows added at the used rows
+    (rows at padding_idx get none)"""
+
+    saved_names = ("indices", "padding_idx", "scale_grad_by_freq", "sparse",
+                   "weight_sym_argsize_0")
+
+    def backward(self, g: Any) -> Any:
+        idx = self.saved("indices")
+        idx = idx._data if isinstance(idx, Tensor) else idx
+        n = self._saved["weight_sym_argsize_0"]
+        shape = (n,) + tuple(g.shape[idx.ndim:])
+        flat = idx.reshape(-1)
+        gi = g.reshape((flat.shape[0],) + shape[1:])
+        pad = self._saved["padding_idx"]
+        if 0 <= pad < n:
+            keep = flat != pad
+            flat = flat[keep]
+            gi = gi[make(keep, bool_, None)] if isinstance(gi, Tensor) else gi[keep]
+        return embed(gi, shape, (flat,))
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
+    """The rows of ``weight`` at the indices in ``input``."""
+    if input.dtype.name not in ("int64", "int32"):
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got torch.{input.dtype._tensor_type} instead (while "
+            "checking arguments for embedding)")
+    idx = input._data
+    n = weight._data.shape[0]
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        raise IndexError("index out of range in self")
+    node = node_for(EmbeddingBackward0, weight)
+    out = make(weight._data[idx], weight.dtype, node)
+    if node is not None:
+        node._saved.update(padding_idx=-1 if padding_idx is None else padding_idx % n,
+                           scale_grad_by_freq=False, sparse=False, weight_sym_argsize_0=n)
+        node.save("indices", input)
+    return out

@@ -14,8 +14,10 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _messages as msg
+from .._dtype import from_numpy_dtype
+from ..node import SavedTensor, edge, new_node
 from .common import STATE, Node, Tensor, make, needs_grad, node_for, sum_to
-from .movement import getitem
+from .movement import _is_advanced, _np_key, clone, expand, getitem, view
 
 
 def check_inplace(t: Tensor) -> None:
@@ -35,7 +37,9 @@ def check_inplace(t: Tensor) -> None:
         raise RuntimeError(msg.LEAF_INPLACE)
 
 
-def _write(t: Tensor, data: Any) -> None:
+def write_into(t: Tensor, data: Any) -> None:
+    """Copy ``data`` into ``t``'s buffer (broadcast, cast within its kind) with torch's
+    errors; the caller bumps the version."""
     src = np.asarray(data)
     if src.shape != t._data.shape:
         shape = np.broadcast_shapes(src.shape, t._data.shape)
@@ -43,12 +47,9 @@ def _write(t: Tensor, data: Any) -> None:
             raise RuntimeError(f"output with shape {list(t._data.shape)} doesn't match the "
                                f"broadcast shape {list(shape)}")
     if src.dtype != t._data.dtype and not np.can_cast(src.dtype, t._data.dtype, "same_kind"):
-        from .._dtype import from_numpy_dtype
-        from .reduce import _scalar_name
-
         raise RuntimeError(
-            f"result type {_scalar_name(from_numpy_dtype(src.dtype))} can't be cast to the "
-            f"desired output type {_scalar_name(t.dtype)}"
+            f"result type {msg.scalar_name(from_numpy_dtype(src.dtype))} can't be cast to the "
+            f"desired output type {msg.scalar_name(t.dtype)}"
         )
     np.copyto(t._data, src, casting="unsafe")
 
@@ -65,9 +66,6 @@ def _save_original(node: Node | None, t: Tensor) -> None:
     ``original_self`` as a clone), since ``t`` itself is about to be overwritten."""
     if node is None:
         return
-    from ..node import SavedTensor
-    from .movement import clone
-
     for k, sv in node._saved.items():
         if type(sv) is SavedTensor and sv.tensor is t:
             node._saved[k] = SavedTensor(clone(t), False)
@@ -77,16 +75,16 @@ def apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], *others: Any) 
     """Run ``compute(t)`` out of place, write the result into ``t``, rebase its history."""
     __tracebackhide__ = True  # hidden from IPython tracebacks
     check_inplace(t)
-    if not (STATE.enabled and needs_grad(t, *others)):
+    if not needs_grad(t, *others):
         res = compute(t.detach())
-        _write(t, res._data)
+        write_into(t, res._data)
         t._vc[0] += 1
         return t
     if t._base is not None:
         return _inplace_on_view(t, compute)
     res = compute(t)
     _save_original(res.grad_fn, t)
-    _write(t, res._data)
+    write_into(t, res._data)
     t._vc[0] += 1
     node = res.grad_fn
     if node is not None:
@@ -129,28 +127,23 @@ class AsStridedBackward0(Node):
         return z
 
 
-def _base_edge(base: Tensor) -> tuple:
-    from .common import _edge
-
-    return _edge(base)
-
-
 def _inplace_on_view(t: Tensor, compute: Callable[[Tensor], Tensor]) -> Tensor:
+    """``apply_inplace`` on a view: the view changes, and its base's history is rewritten."""
     base = t._base
     view_fn = t.__dict__.get("_view_fn") or (lambda a: a)
     res = compute(t)
     _save_original(res.grad_fn, t)
-    _write(t, res._data)
+    write_into(t, res._data)
     t._vc[0] += 1
     _rebase_view(t, base, res.grad_fn, view_fn)
     return t
 
 
 def _rebase_view(t: Tensor, base: Tensor, fn: Node | None, view_fn: Callable) -> None:
-    from ..node import new_node
-
+    """After view ``t`` of ``base`` changed through node ``fn``: ``base`` gets a CopySlices
+    node wrapping ``fn``, and ``t`` becomes a view of that new base."""
     rest = fn.next_functions[1:] if fn is not None else ()
-    cs = new_node(CopySlices, (_base_edge(base), *rest))
+    cs = new_node(CopySlices, (edge(base), *rest))
     cs.fn, cs.view_fn = fn, view_fn
     if fn is not None:
         fn.__dict__["_inside_copyslices"] = True
@@ -185,6 +178,7 @@ class IndexPutBackward0(Node):
 
 
 def _value(v: Any, t: Tensor) -> Any:
+    """The value written by ``t[key] = v``: an array or a Python number."""
     if isinstance(v, Tensor):
         return v._data
     if not isinstance(v, (int, float, bool, np.number, np.bool_)):
@@ -229,12 +223,11 @@ def _assign(x: Tensor, np_key: Any, value: Any) -> None:
 
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
+    """``x[key] = value``: an in-place write, recorded when x or value requires grad."""
     __tracebackhide__ = True  # hidden from IPython tracebacks
-    from .movement import _is_advanced, _np_key
-
     keys = key if isinstance(key, tuple) else (key,)
     advanced = any(_is_advanced(k) for k in keys)
-    if not (STATE.enabled and needs_grad(x, value)):
+    if not needs_grad(x, value):
         if STATE.enabled and x._rg and x.grad_fn is None:
             raise RuntimeError(msg.LEAF_INPLACE if advanced else msg.VIEW_OF_LEAF_INPLACE)
         _assign(x, _np_key(key), value)
@@ -243,39 +236,33 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     if advanced:
         check_inplace(x)
         np_key = _np_key(key)
-        from .common import _edge
-
         node = node_for(IndexPutBackward0, x, value)
         x._data[np_key] = _value(value, x)
         x._vc[0] += 1
         node._saved["indices"] = np_key
         node.values_shape = value._data.shape if isinstance(value, Tensor) else ()
         x.grad_fn, x._rg, x._output_nr = node, True, 0
-        _ = _edge
         return
     if x._base is None and x.grad_fn is None and x._rg:
         raise RuntimeError(msg.VIEW_OF_LEAF_INPLACE)
-    view = getitem(x, key)
-    check_inplace(view)
-    _check_value_shape(value, view._data.shape)
-    if isinstance(value, Tensor) and value._data.shape != view._data.shape:
+    slot = getitem(x, key)  # the view the value is written into
+    check_inplace(slot)
+    _check_value_shape(value, slot._data.shape)
+    if isinstance(value, Tensor) and value._data.shape != slot._data.shape:
         # torch views the value without its leading 1s, then expands it to the slots
-        from .movement import expand
-        from .movement import view as view_as_shape
-
         shape = value._data.shape
-        while len(shape) > len(view._data.shape) and shape[0] == 1:
+        while len(shape) > len(slot._data.shape) and shape[0] == 1:
             shape = shape[1:]
-        value = view_as_shape(value, shape)
-        if shape != view._data.shape:
-            value = expand(value, view._data.shape)
-    fn = node_for(CopyBackwards, view, value)
+        value = view(value, shape)
+        if shape != slot._data.shape:
+            value = expand(value, slot._data.shape)
+    fn = node_for(CopyBackwards, slot, value)
     if fn is not None:
         fn.src_shape = value._data.shape if isinstance(value, Tensor) else ()
-    view._data[...] = _value(value, x)
+    slot._data[...] = _value(value, x)
     x._vc[0] += 1
-    base = view._base if view._base is not None else x
-    _rebase_view(view, base, fn, view.__dict__.get("_view_fn") or (lambda a: a))
+    base = slot._base if slot._base is not None else x
+    _rebase_view(slot, base, fn, slot.__dict__.get("_view_fn") or (lambda a: a))
 
 
 # ---- the in-place methods ----------------------------------------------------------------
@@ -302,6 +289,8 @@ class FillBackward3(Node):
 
 
 def _constant_fill(t: Tensor, value: Any, cls: type[Node]) -> Tensor:
+    """Fill ``t`` with ``value`` in place (a 0-d tensor value gets a gradient too)."""
+
     def compute(x: Tensor) -> Tensor:
         data = np.full(x._data.shape, _value(value, x), dtype=x.dtype.np)
         if isinstance(value, Tensor):
@@ -311,16 +300,19 @@ def _constant_fill(t: Tensor, value: Any, cls: type[Node]) -> Tensor:
     return apply_inplace(t, compute, value)
 
 
-
 def zero_(t: Tensor) -> Tensor:
+    """Fill with zeros, in place."""
     return _constant_fill(t, 0, ZeroBackward0)
 
 
 def fill_(t: Tensor, value: Any) -> Tensor:
+    """Fill with ``value``, in place."""
     return _constant_fill(t, value, FillBackward2)
 
 
 def copy_(t: Tensor, src: Tensor) -> Tensor:
+    """Copy ``src`` (broadcast, cast) into ``t``, in place."""
+
     def compute(x: Tensor) -> Tensor:
         data = np.broadcast_to(src._data if isinstance(src, Tensor) else src, x._data.shape)
         node = node_for(CopyBackwards, x, src)

@@ -1,4 +1,5 @@
-"""Matrix products: mm, mv, dot, bmm, matmul (which picks one of them), trace, outer."""
+"""Matrix products: mm, mv, dot, bmm, matmul (which picks one of them), trace, outer, and
+``addmm``/``linear`` (the fused ``bias + x @ W^T`` of ``nn.Linear``)."""
 
 from __future__ import annotations
 
@@ -6,32 +7,51 @@ from typing import Any
 
 import numpy as np
 
+from .._messages import cpp_name, scalar_name
 from . import common as c
+from .binary import mul
 from .common import Node, Tensor, make, node_for
-from .movement import SqueezeBackward4, UnsafeViewBackward0, reshape, squeeze, unsqueeze
+from .movement import (
+    SqueezeBackward4,
+    expand,
+    mT,
+    reshape,
+    squeeze,
+    t,
+    unsafe_view,
+    unsqueeze,
+    view,
+)
+from .reduce import _sum_dtype
 
 
 def _float_check(a: Tensor, b: Tensor, name: str) -> None:
     """torch's dtype-mismatch message of each product (they differ)."""
     if a.dtype is b.dtype:
         return
-    from .._messages import _CPP_TYPE
-    from .reduce import _scalar_name
-
     if name == "mm":
-        text = (f"expected m1 and m2 to have the same dtype, but got: {_CPP_TYPE[a.dtype.name]} "
-                f"!= {_CPP_TYPE[b.dtype.name]}")
+        text = (f"expected m1 and m2 to have the same dtype, but got: {cpp_name(a.dtype)} "
+                f"!= {cpp_name(b.dtype)}")
     elif name == "mv":
-        v, m = _scalar_name(b.dtype), _scalar_name(a.dtype)
+        v, m = scalar_name(b.dtype), scalar_name(a.dtype)
         text = f"addmv input tensors must have the same dtype, but got {v}, {m}, and {v}"
     else:
-        text = (f"expected scalar type {_scalar_name(a.dtype)} but found "
-                f"{_scalar_name(b.dtype)}")
+        text = f"expected scalar type {scalar_name(a.dtype)} but found {scalar_name(b.dtype)}"
     raise RuntimeError(text)
 
 
 def _strides(a: np.ndarray) -> tuple:
+    """Strides in elements (torch's unit), not bytes."""
     return tuple(s // a.itemsize for s in a.strides)
+
+
+def _save_factors(node: Node, a: Tensor, b: Tensor, a_name: str, b_name: str) -> None:
+    """Save each factor of ``a @ b`` only when the other one needs a gradient, as torch."""
+    node._saved[a_name] = node._saved[b_name] = None
+    if node.next_functions[1][0] is not None:
+        node.save(a_name, a)
+    if node.next_functions[0][0] is not None:
+        node.save(b_name, b)
 
 
 class MmBackward0(Node):
@@ -48,6 +68,7 @@ class MmBackward0(Node):
 
 
 def mm(a: Tensor, b: Tensor) -> Tensor:
+    """The matrix product of two 2-D tensors."""
     if a._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if b._data.ndim != 2:
@@ -61,16 +82,11 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     node = node_for(MmBackward0, a, b)
     out = make(a._data @ b._data, a.dtype, node)
     if node is not None:
+        _save_factors(node, a, b, "self", "mat2")
         s = node._saved
-        s["self"] = s["mat2"] = None
-        if node.next_functions[1][0] is not None:
-            node.save("self", a)
-        if node.next_functions[0][0] is not None:
-            node.save("mat2", b)
         s["self_sym_sizes"], s["mat2_sym_sizes"] = a._data.shape, b._data.shape
         s["self_sym_strides"], s["mat2_sym_strides"] = _strides(a._data), _strides(b._data)
     return out
-
 
 
 class MvBackward0(Node):
@@ -90,6 +106,7 @@ class MvBackward0(Node):
 
 
 def mv(a: Tensor, v: Tensor) -> Tensor:
+    """Matrix (2-D) times vector (1-D)."""
     if a._data.ndim != 2 or v._data.ndim != 1:
         raise RuntimeError(
             f"vector + matrix @ vector expected, got 1, {a._data.ndim}, {v._data.ndim}"
@@ -103,12 +120,7 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
     node = node_for(MvBackward0, a, v)
     out = make(a._data @ v._data, a.dtype, node)
     if node is not None:
-        node._saved["self"] = None
-        node._saved["vec"] = None
-        if node.next_functions[1][0] is not None:
-            node.save("self", a)
-        if node.next_functions[0][0] is not None:
-            node.save("vec", v)
+        _save_factors(node, a, v, "self", "vec")
     return out
 
 
@@ -124,6 +136,7 @@ class DotBackward0(Node):
 
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
+    """The inner product of two 1-D tensors."""
     if a._data.ndim != 1 or b._data.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
@@ -136,39 +149,25 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
         )
     if a.dtype is not b.dtype:
         raise RuntimeError(
-            f"dot : expected both vectors to have same dtype, but found {_cap(a)} and {_cap(b)}"
+            f"dot : expected both vectors to have same dtype, but found {scalar_name(a.dtype)} "
+            f"and {scalar_name(b.dtype)}"
         )
     node = node_for(DotBackward0, a, b)
     out = make(np.dot(a._data, b._data), a.dtype, node)
     if node is not None:
-        node._saved["self"] = None
-        node._saved["tensor"] = None
-        if node.next_functions[1][0] is not None:
-            node.save("self", a)
-        if node.next_functions[0][0] is not None:
-            node.save("tensor", b)
+        _save_factors(node, a, b, "self", "tensor")
     return out
-
-
-def _cap(t: Tensor) -> str:
-    from .reduce import _scalar_name
-
-    return _scalar_name(t.dtype)
 
 
 class BmmBackward0(Node):
     """C = A @ B (batched);  dA = g @ B^T,  dB = A^T @ g"""
 
     saved_names = ("self", "mat2")
-
-    def backward(self, g: Any) -> tuple:
-        nf = self.next_functions
-        ga = g @ c.swap_last(self.saved("mat2")) if nf[0][0] is not None else None
-        gb = c.swap_last(self.saved("self")) @ g if nf[1][0] is not None else None
-        return ga, gb
+    backward = MmBackward0.backward  # swap_last transposes each matrix of a batch
 
 
 def bmm(a: Tensor, b: Tensor) -> Tensor:
+    """Batched matrix product of two 3-D tensors."""
     if a._data.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if b._data.ndim != 3:
@@ -192,7 +191,6 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     """torch.matmul: dispatches to dot, mv, mm or bmm as torch does."""
     if not isinstance(a, Tensor) or not isinstance(b, Tensor):
         raise c.operand_error("matmul", b if isinstance(a, Tensor) else a)
-
     da, db = a._data.ndim, b._data.ndim
     if da == 0 or db == 0:
         raise RuntimeError(
@@ -209,15 +207,6 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if _should_fold(a, b):
         return _folded_matmul(a, b)
     return _batched_matmul(a, b)
-
-
-def _unsafe_view(x: Tensor, shape: tuple) -> Tensor:
-    """A reshape of a fresh result (``UnsafeViewBackward0``), as torch's ``_unsafe_view``."""
-    node = node_for(UnsafeViewBackward0, x)
-    out = make(x._data.reshape(shape), x.dtype, node)
-    if node is not None:
-        node._saved["self_sym_sizes"] = x._data.shape
-    return out
 
 
 def _should_fold(a: Tensor, b: Tensor) -> bool:
@@ -239,8 +228,7 @@ def _should_fold(a: Tensor, b: Tensor) -> bool:
 
 
 def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
-    from .movement import mT, t
-
+    """The larger operand's batch folded into the rows of one mm (or mv)."""
     transpose = b._data.ndim > a._data.ndim
     t1 = mT(b) if transpose else a
     t2 = (t(a) if a._data.ndim == 2 else a) if transpose else b
@@ -249,15 +237,13 @@ def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
     rows = int(np.prod(out_shape))
     folded = reshape(t1, (rows, sizes[-1]))
     if t2._data.ndim == 2:
-        out = _unsafe_view(mm(folded, t2), out_shape + (t2._data.shape[1],))
+        out = unsafe_view(mm(folded, t2), out_shape + (t2._data.shape[1],))
         return out.mT.contiguous() if transpose else out
-    return _unsafe_view(mv(folded, t2), out_shape)
+    return unsafe_view(mv(folded, t2), out_shape)
 
 
 def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
     """Broadcast the batch dims, flatten them, one bmm, then view the result."""
-    from .movement import expand
-
     da, db = a._data.ndim, b._data.ndim
     sa, sb = a._data.shape, b._data.shape
     n = sa[-2] if da > 1 else 1
@@ -274,9 +260,9 @@ def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
     ae = reshape(expand(a, batch + (n, m1)), (bsz, n, m1))
     if db == 1:
         be = unsqueeze(reshape(expand(b, batch + (m2,)), (bsz, m2)), 2)
-        return _unsafe_view(squeeze(bmm(ae, be), -1), out_shape)
+        return unsafe_view(squeeze(bmm(ae, be), -1), out_shape)
     be = reshape(expand(b, batch + (m2, p)), (bsz, m2, p))
-    return _unsafe_view(bmm(ae, be), out_shape)
+    return unsafe_view(bmm(ae, be), out_shape)
 
 
 class TraceBackward0(Node):
@@ -293,11 +279,10 @@ class TraceBackward0(Node):
 
 
 def trace(x: Tensor) -> Tensor:
+    """The sum of the main diagonal of a matrix."""
     if x._data.ndim != 2:
         raise RuntimeError("trace: expected a matrix, but got tensor with dim "
                            f"{x._data.ndim}")
-    from .reduce import _sum_dtype
-
     dt = _sum_dtype(x, None)
     node = node_for(TraceBackward0, x)
     if node is not None:
@@ -307,10 +292,118 @@ def trace(x: Tensor) -> Tensor:
 
 def outer(a: Tensor, b: Tensor) -> Tensor:
     """outer(a, b) = a[:, None] * b (a MulBackward0, as torch records it)."""
-    from .binary import mul
-
     for name, v in (("self", a), ("vec2", b)):
         if v._data.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v._data.ndim}-D")
     return mul(reshape(a, (-1, 1)), b)
 
+
+# ---- addmm / linear ----------------------------------------------------------------------------
+
+class AddmmBackward0(Node):
+    """y = beta * bias + alpha * (mat1 @ mat2);
+    dbias = beta * g (summed to bias's shape),  dmat1 = alpha * g @ mat2^T,
+    dmat2 = alpha * mat1^T @ g"""
+
+    saved_names = ("alpha", "beta", "mat1", "mat1_sym_sizes", "mat1_sym_strides", "mat2",
+                   "mat2_sym_sizes", "mat2_sym_strides")
+
+    def backward(self, g: Any) -> tuple:
+        nf = self.next_functions
+        s = self._saved
+        alpha, beta = s["alpha"], s["beta"]
+        gb = gm1 = gm2 = None
+        if nf[0][0] is not None:
+            gb = c.sum_to(g if beta == 1 else g * beta, self.bias_shape)
+        if nf[1][0] is not None:
+            m2 = self.saved("mat2")
+            gm1 = g @ c.swap_last(m2)
+            if alpha != 1:
+                gm1 = gm1 * alpha
+        if nf[2][0] is not None:
+            m1 = self.saved("mat1")
+            if isinstance(g, Tensor):
+                gm2 = c.swap_last(m1) @ g
+            elif s["mat2_sym_strides"][0] == 1:  # mat2 is W^T: give W's gradient W's layout
+                gm2 = (g.T @ m1).T
+            else:
+                gm2 = m1.T @ g
+            if alpha != 1:
+                gm2 = gm2 * alpha
+        return gb, gm1, gm2
+
+
+def _addmm_checks(m1: Tensor, m2: Tensor) -> None:
+    """torch's errors for the two matrices of ``addmm`` (worded unlike ``mm``'s)."""
+    if m1._data.ndim != 2:
+        raise RuntimeError(f"mat1 must be a matrix, got {m1._data.ndim}-D tensor")
+    if m2._data.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix, got {m2._data.ndim}-D tensor")
+    (n, k), (k2, m) = m1._data.shape, m2._data.shape
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+    if m1.dtype is not m2.dtype:
+        raise RuntimeError(
+            f"mat1 and mat2 must have the same dtype, but got {scalar_name(m1.dtype)} and "
+            f"{scalar_name(m2.dtype)}"
+        )
+
+
+def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
+          alpha: float = 1) -> Tensor:
+    """``beta * bias + alpha * mat1 @ mat2`` in one node (``AddmmBackward0``)."""
+    _addmm_checks(mat1, mat2)
+    a, b = mat1._data, mat2._data
+    out = a @ b
+    if alpha != 1:
+        out *= alpha
+    bd = bias._data
+    try:
+        if beta == 1:
+            out += bd
+        elif beta != 0:
+            out += beta * bd
+    except ValueError:
+        raise c.broadcast_error(bd.shape, out.shape) from None
+    node = node_for(AddmmBackward0, bias, mat1, mat2)
+    res = make(out, mat1.dtype, node)
+    if node is not None:
+        nf = node.next_functions
+        s = node._saved
+        s["alpha"], s["beta"] = alpha, beta
+        s["mat1"] = s["mat2"] = None
+        s["mat1_sym_sizes"], s["mat2_sym_sizes"] = a.shape, b.shape
+        s["mat1_sym_strides"] = _strides(a) if nf[1][0] is not None else ()
+        s["mat2_sym_strides"] = _strides(b) if nf[2][0] is not None else ()
+        if nf[2][0] is not None:
+            node.save("mat1", mat1)
+        if nf[1][0] is not None:
+            node.save("mat2", mat2)
+        node.bias_shape = bd.shape
+    return res
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``y = x W^T + b``, recorded as torch's ``at::linear`` does."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"linear(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    nd = input._data.ndim
+    if nd == 0 or weight._data.ndim == 0:
+        raise RuntimeError(
+            f"both arguments to linear need to be at least 1D, but they are {nd}D and "
+            f"{weight._data.ndim}D"
+        )
+    if bias is not None:
+        if nd == 2:
+            return addmm(bias, input, t(weight))
+        if input._data.flags.c_contiguous and bias._data.ndim == 1:
+            # flatten to 2-D, one addmm, then view back (torch's _flatten_nd_linear)
+            shp = input._data.shape
+            rows = int(np.prod(shp[:-1], dtype=np.int64))
+            out = addmm(bias, reshape(input, (rows, shp[-1])), t(weight))
+            return view(out, shp[:-1] + (out._data.shape[1],))
+    out = matmul(input, t(weight))
+    if bias is not None:
+        out.add_(bias)
+    return out

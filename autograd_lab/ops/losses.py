@@ -1,37 +1,236 @@
-"""Binary cross-entropy (on probabilities, and on logits) and the embedding lookup.
+"""Loss functions: negative log-likelihood, mean squared error, and binary cross-entropy
+(on probabilities, and on logits).
 
-BCE on probabilities clamps each log at -100 (as torch), so p = 0 or 1 gives a finite
-loss. BCE on logits uses the stable form ``(1 - t) x + log(1 + exp(-x))`` computed
-through ``max(-x, 0)``. An embedding lookup is a row gather; its gradient adds ``g``'s
-rows into the rows of the weight that were used (zero for ``padding_idx``).
+``nll_loss`` adds its terms in torch's own cascade (see ``summation.nll_sum``), so a mean
+loss prints as torch's does. BCE on probabilities clamps each log at -100 (as torch),
+so p = 0 or 1 gives a finite loss. BCE on logits uses the stable form
+``(1 - t) x + log(1 + exp(-x))`` computed through ``max(-x, 0)``.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
-from .._dtype import bool_
+from .._dtype import int64, uint8
+from .._messages import scalar_name
 from . import common as c
 from .common import Node, Tensor, make, node_for
-from .reduce import _scalar_name
+from .movement import expand
+from .reduce import _np_mean, _sum_data
+from .summation import nll_sum
+
+# ---- nll_loss ----------------------------------------------------------------------------------
+
+class NllLossBackward0(Node):
+    """loss = -sum_i w[t_i] x[i, t_i] (divided by sum_i w[t_i] for 'mean');
+    dx[i, t_i] = -w[t_i] * g (/ total_weight), zero elsewhere"""
+
+    saved_names = ("ignore_index", "reduction", "self", "target", "total_weight", "weight")
+
+    def backward(self, g: Any) -> Any:
+        self.saved("self")  # version check, as torch
+        self.saved("target")
+        coef = self.coef  # -w[t_i] (0 where ignored), divided by the total weight for 'mean'
+        shape, cols = self.input_shape, self.cols
+        if isinstance(g, Tensor):
+            if self._saved["reduction"] == 0 and g._data.ndim:
+                g = g.reshape((-1,))
+            dense = np.zeros((coef.shape[0], shape[-1]), dtype=g.dtype.np)
+            dense[np.arange(coef.shape[0]), cols] = coef
+            m = make(dense, g.dtype, None)
+            gi = (c.unsqueeze(g, 1) if g._data.ndim else g) * m
+            return gi.reshape(shape)
+        gv = g.reshape(-1) if g.ndim else g
+        out = np.zeros((coef.shape[0], shape[-1]), dtype=g.dtype)
+        out[np.arange(coef.shape[0]), cols] = coef * gv
+        return out.reshape(shape)
+
+
+def _nll_checks(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
+    """torch's errors for the shapes and dtypes of ``nll_loss``'s arguments, in its order."""
+    x = input._data
+    nd = x.ndim
+    if nd < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {nd})")
+    tshape = target._data.shape
+    if nd != 1 and x.shape[0] != (tshape[0] if tshape else 0):
+        raise ValueError(
+            f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
+            f"({tshape[0] if tshape else 0})."
+        )
+    if nd > 2:
+        raise NotImplementedError(
+            "nll_loss/cross_entropy on inputs with more than 2 dimensions (N, C, d1, ...) is "
+            "not implemented in autograd_lab; reshape to (N*d1*..., C) first"
+        )
+    if target.dtype is not int64 and target.dtype is not uint8:
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {scalar_name(target.dtype)}"
+        )
+    if target._data.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if nd == 1 and target._data.ndim == 1 and target._data.size != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target._data.size}")
+    n_classes = x.shape[-1]
+    if weight is not None and (weight._data.ndim != 1 or weight._data.size != n_classes):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {n_classes} classes or no classes "
+            f"but got weight tensor of shape: {list(weight._data.shape)}"
+        )
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"nll_loss_out_frame" not implemented for '
+                                  f"'{scalar_name(input.dtype)}'")
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+             reduction: int = 1, ignore_index: int = -100) -> Tensor:
+    """Negative log-likelihood of the target classes; ``input`` holds log-probabilities."""
+    _nll_checks(input, target, weight)
+    x = input._data
+    nd, n_classes = x.ndim, x.shape[-1]
+    x2 = x.reshape(-1, n_classes)
+    tgt = target._data.reshape(-1).astype(np.int64, copy=False)
+    keep = tgt != ignore_index
+    bad = keep & ((tgt < 0) | (tgt >= n_classes))
+    if bad.any():
+        raise IndexError(f"Target {int(tgt[np.argmax(bad)])} is out of bounds.")
+    cols = np.where(keep, tgt, 0)
+    rows = np.arange(x2.shape[0])
+    dt = input.dtype.np
+    w = (weight._data[cols] if weight is not None else np.ones(cols.shape, dtype=dt))
+    w = np.where(keep, w, np.zeros((), dtype=dt)).astype(dt, copy=False)
+    losses = -(x2[rows, cols] * w)
+    losses[~keep] = 0
+    coef = np.where(keep, -w, np.zeros((), dtype=dt))  # ignored rows get no gradient (+0)
+    if reduction == 0:
+        data = losses if nd == 2 else losses.reshape(())
+        total = np.zeros((), dtype=dt)
+    else:
+        # torch adds -x[i, t_i] * w row by row in a cascade; the weights likewise
+        total = nll_sum(w, keep) if weight is not None else dt.type(int(keep.sum()))
+        data = dt.type(0) - nll_sum(x2[rows, cols] * w if weight is not None else
+                                     x2[rows, cols], keep)
+        if reduction == 1:
+            data = data / total
+            coef = np.where(keep, coef / total, coef)
+    node = node_for(NllLossBackward0, input)
+    out = make(data, input.dtype, node)
+    if node is not None:
+        s = node._saved
+        s["ignore_index"] = ignore_index % 2**64
+        s["reduction"] = reduction
+        node.save("self", input)
+        node.save("target", target)
+        node.save("weight", weight)
+        node.save("total_weight", make(np.asarray(total, dtype=dt), input.dtype, None))
+        node.coef, node.cols, node.input_shape = coef.astype(dt, copy=False), cols, x.shape
+    return out
+
+
+# ---- mse_loss ----------------------------------------------------------------------------------
+
+class MseLossBackward0(Node):
+    """loss = mean((x - y)^2) (or sum, or none);  dx = norm * (x - y) * g,
+    dy = norm * (y - x) * g, norm = 2 / numel for 'mean' (else 2)"""
+
+    saved_names = ("reduction", "self", "target")
+
+    def backward(self, g: Any) -> tuple:
+        x, y = self.saved("self"), self.saved("target")
+        nf = self.next_functions
+        n = x.numel() if isinstance(x, Tensor) else x.size
+        norm = 2.0 / n if self._saved["reduction"] == 1 else 2.0
+        if not isinstance(g, Tensor):
+            norm = x.dtype.type(norm)  # torch casts the factor to the tensor's dtype first
+        gx = (norm * (x - y)) * g if nf[0][0] is not None else None
+        gy = (norm * (y - x)) * g if nf[1][0] is not None else None
+        return gx, gy
+
+
+def mse_loss(input: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
+    """Mean squared error; operands of different shapes are broadcast first."""
+    if input._data.shape != target._data.shape:
+        try:
+            shape = np.broadcast_shapes(input._data.shape, target._data.shape)
+        except ValueError:
+            raise c.broadcast_error(input._data.shape, target._data.shape) from None
+        if input._data.shape != shape:
+            input = expand(input, shape)
+        if target._data.shape != shape:
+            target = expand(target, shape)
+    dt = c.result_type(input, target)
+    if not dt.is_floating_point:
+        raise RuntimeError(f'"mse_cpu" not implemented for \'{scalar_name(dt)}\'')
+    x = input._data if input.dtype is dt else input._data.astype(dt.np)
+    y = target._data if target.dtype is dt else target._data.astype(dt.np)
+    d = x - y
+    sq = np.multiply(d, d, out=d)
+    if reduction:  # torch: loss.mean() is loss.sum() / numel, adding in torch's order
+        data = _np_mean(sq, dt) if reduction == 1 else _sum_data(sq, tuple(range(sq.ndim)),
+                                                                 False, dt)
+    else:
+        data = sq
+    node = node_for(MseLossBackward0, input, target)
+    out = make(data, dt, node)
+    if node is not None:
+        node._saved["reduction"] = reduction
+        node.save("self", input)
+        node.save("target", target)
+    return out
+
+
+def warn_size_mismatch(input: Tensor, target: Tensor, stacklevel: int) -> None:
+    """torch's warning for a loss whose target will be broadcast against the input."""
+    if input.shape != target.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.", UserWarning, stacklevel=stacklevel + 1,
+        )
+
+
+# ---- binary cross-entropy ------------------------------------------------------------------
 
 _EPS = 1e-12
 
 
 def _reduce(loss: np.ndarray, reduction: int) -> np.ndarray:
+    """reduction 0: none, 1: mean, 2: sum."""
     if reduction == 0:
         return loss
     return loss.mean() if reduction == 1 else loss.sum()
 
 
 def _grad_scale(g: Any, n: int, reduction: int) -> Any:
+    """``g`` divided by the element count for a mean."""
     return g / n if reduction == 1 else g
 
 
 def _weighted(v: Any, w: Any) -> Any:
+    """``v`` times the optional weight ``w``."""
     return v if w is None else v * w
+
+
+def _bce_result(cls: type[Node], loss: np.ndarray, input: Tensor, target: Tensor,
+                weight: Tensor | None, reduction: int, **more: Tensor | None) -> Tensor:
+    """The weighted, reduced loss, its node saving what backward reads."""
+    if weight is not None:
+        loss = loss * weight._data
+    node = node_for(cls, input, target)
+    out = make(_reduce(loss.astype(input._data.dtype, copy=False), reduction), input.dtype,
+               node)
+    if node is not None:
+        node._saved["reduction"] = reduction
+        node.save("self", input)
+        node.save("target", target)
+        node.save("weight", weight)
+        for name, t in more.items():
+            node.save(name, t)
+    return out
 
 
 class BinaryCrossEntropyBackward0(Node):
@@ -58,26 +257,18 @@ class BinaryCrossEntropyBackward0(Node):
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                          reduction: int = 1) -> Tensor:
+    """-w (t log p + (1 - t) log(1 - p)) for probabilities p; reduction 0 none, 1 mean, 2 sum."""
     p, t = input._data, target._data
     if target.dtype is not input.dtype:
-        raise RuntimeError(f"Found dtype {_scalar_name(target.dtype)} but expected "
-                           f"{_scalar_name(input.dtype)}")
+        raise RuntimeError(f"Found dtype {scalar_name(target.dtype)} but expected "
+                           f"{scalar_name(input.dtype)}")
     if ((p < 0) | (p > 1)).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
     one = p.dtype.type(1)
     log_p = np.maximum(np.log(p), p.dtype.type(-100))
     log_1p = np.maximum(np.log(one - p), p.dtype.type(-100))
     loss = -((t * log_p) + (one - t) * log_1p)
-    if weight is not None:
-        loss = loss * weight._data
-    node = node_for(BinaryCrossEntropyBackward0, input, target)
-    out = make(_reduce(loss.astype(p.dtype, copy=False), reduction), input.dtype, node)
-    if node is not None:
-        node._saved["reduction"] = reduction
-        node.save("self", input)
-        node.save("target", target)
-        node.save("weight", weight)
-    return out
+    return _bce_result(BinaryCrossEntropyBackward0, loss, input, target, weight, reduction)
 
 
 class BinaryCrossEntropyWithLogitsBackward0(Node):
@@ -91,7 +282,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         w, pw = self.saved("weight"), self.saved("pos_weight")
         red = self._saved["reduction"]
         g = _grad_scale(g, x.size if not isinstance(x, Tensor) else x.numel(), red)
-        s = x.sigmoid() if isinstance(x, Tensor) else 1 / (1 + np.exp(-x))
+        s = c.sigmoid(x)
         gx = gt = None
         if self.next_functions[0][0] is not None:
             if pw is None:
@@ -111,10 +302,11 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
                                      weight: Tensor | None = None, reduction: int = 1,
                                      pos_weight: Tensor | None = None) -> Tensor:
+    """Binary cross-entropy of sigmoid(input), computed stably from the logits."""
     x = input._data
     if target.dtype._cat < input.dtype._cat:  # torch computes in place in target's dtype
-        raise RuntimeError(f"result type {_scalar_name(input.dtype)} can't be cast to the "
-                           f"desired output type {_scalar_name(target.dtype)}")
+        raise RuntimeError(f"result type {scalar_name(input.dtype)} can't be cast to the "
+                           f"desired output type {scalar_name(target.dtype)}")
     t = target._data.astype(x.dtype, copy=False)
     one = x.dtype.type(1)
     max_val = np.maximum(-x, x.dtype.type(0))
@@ -124,59 +316,5 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
         loss = (one - t) * x + log_weight * log_term
     else:
         loss = (one - t) * x + log_term
-    if weight is not None:
-        loss = loss * weight._data
-    node = node_for(BinaryCrossEntropyWithLogitsBackward0, input, target)
-    out = make(_reduce(loss.astype(x.dtype, copy=False), reduction), input.dtype, node)
-    if node is not None:
-        node._saved["reduction"] = reduction
-        node.save("self", input)
-        node.save("target", target)
-        node.save("weight", weight)
-        node.save("pos_weight", pos_weight)
-    return out
-
-
-# ---- embedding ----------------------------------------------------------------------------------
-
-class EmbeddingBackward0(Node):
-    """y = weight[indices];  dweight = zeros with g's rows added at the used rows
-    (rows at padding_idx get none)"""
-
-    saved_names = ("indices", "padding_idx", "scale_grad_by_freq", "sparse",
-                   "weight_sym_argsize_0")
-
-    def backward(self, g: Any) -> Any:
-        from .movement import embed
-
-        idx = self.saved("indices")
-        idx = idx._data if isinstance(idx, Tensor) else idx
-        n = self._saved["weight_sym_argsize_0"]
-        shape = (n,) + tuple(g.shape[idx.ndim:])
-        flat = idx.reshape(-1)
-        gi = g.reshape((flat.shape[0],) + shape[1:])
-        pad = self._saved["padding_idx"]
-        if 0 <= pad < n:
-            keep = flat != pad
-            flat = flat[keep]
-            gi = gi[make(keep, bool_, None)] if isinstance(gi, Tensor) else gi[keep]
-        return embed(gi, shape, (flat,))
-
-
-def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
-    if input.dtype.name not in ("int64", "int32"):
-        raise RuntimeError(
-            "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got torch.{input.dtype._tensor_type} instead (while "
-            "checking arguments for embedding)")
-    idx = input._data
-    n = weight._data.shape[0]
-    if idx.size and (idx.min() < 0 or idx.max() >= n):
-        raise IndexError("index out of range in self")
-    node = node_for(EmbeddingBackward0, weight)
-    out = make(weight._data[idx], weight.dtype, node)
-    if node is not None:
-        node._saved.update(padding_idx=-1 if padding_idx is None else padding_idx % n,
-                           scale_grad_by_freq=False, sparse=False, weight_sym_argsize_0=n)
-        node.save("indices", input)
-    return out
+    return _bce_result(BinaryCrossEntropyWithLogitsBackward0, loss, input, target, weight,
+                       reduction, pos_weight=pos_weight)

@@ -12,9 +12,10 @@ from typing import Any
 import numpy as np
 
 from .._dtype import dtype as DType
-from .._dtype import int64
 from . import common as c
-from .common import Node, Tensor, make, node_for, norm_dims
+from .common import Node, Tensor, make, node_for, norm_dim
+from .movement import _view
+from .reduce import _sum_dtype
 
 # ---- tril / triu -------------------------------------------------------------------------------
 
@@ -40,6 +41,7 @@ class TriuBackward0(TrilBackward0):
 
 
 def _triangle(x: Tensor, k: int, cls: type[Node], name: str) -> Tensor:
+    """x with the other triangle zeroed (``cls._keep`` says which triangle stays)."""
     data = c.unary_data(x, name)
     if data.ndim < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
@@ -90,8 +92,8 @@ class DiagonalBackward0(Node):
         return out
 
 
-DiagonalCopyBackward = type("DiagonalBackward0_copy", (DiagonalBackward0,),
-                            {"__module__": __name__})
+class DiagonalBackward0_copy(DiagonalBackward0):  # torch's name for the node of diag(matrix)
+    """y = diag(x) (a copy of the diagonal);  dx = zeros with g on that diagonal"""
 
 
 class DiagEmbedBackward0(Node):
@@ -109,13 +111,11 @@ class DiagEmbedBackward0(Node):
 
 def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """The diagonal ``x[i, i + offset]`` (over dims ``dim1``, ``dim2``), as a view."""
-    from .movement import _view
-
     data = c.unary_data(x, "diagonal")
     if data.ndim < 2:
         raise RuntimeError(f"diagonal dimensions requires ndim larger than 1, but got "
                            f"{data.ndim}")
-    (d1,), (d2,) = norm_dims(dim1, data.ndim), norm_dims(dim2, data.ndim)
+    d1, d2 = norm_dim(dim1, data.ndim), norm_dim(dim2, data.ndim)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     node = node_for(DiagonalBackward0, x)
@@ -135,7 +135,7 @@ def diag_embed(v: Tensor, offset: int, d1: int, d2: int, shape: tuple) -> Tensor
     return make(out, v.dtype, node)
 
 
-def diag(x: Tensor, diagonal: int = 0) -> Tensor:  # noqa: F811
+def diag(x: Tensor, diagonal: int = 0) -> Tensor:
     """A vector: the square matrix with it on a diagonal; a matrix: a copy of its diagonal."""
     data = c.unary_data(x, "diag")
     if data.ndim == 1:
@@ -146,7 +146,7 @@ def diag(x: Tensor, diagonal: int = 0) -> Tensor:  # noqa: F811
         return out
     if data.ndim != 2:
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {data.ndim}D")
-    node = node_for(DiagonalCopyBackward, x)
+    node = node_for(DiagonalBackward0_copy, x)
     if node is not None:
         node._saved.update(dim1=0, dim2=1, offset=diagonal, self_sym_sizes=data.shape)
     return make(_diag_view(data, diagonal, 0, 1).copy(), x.dtype, node)
@@ -169,11 +169,12 @@ class CumsumBackward0(Node):
 
 
 def cumsum(x: Tensor, dim: int | None = None, *, dtype: DType | None = None) -> Tensor:
+    """The running sum along ``dim``."""
     data = c.unary_data(x, "cumsum")
     if dim is None:
         raise TypeError('cumsum() missing 1 required positional arguments: "dim"')
-    dt = dtype or (int64 if x.dtype._cat < 2 else x.dtype)
-    (d,) = norm_dims(dim, data.ndim)
+    dt = _sum_dtype(x, dtype)
+    d = norm_dim(dim, data.ndim)
     out_data = np.cumsum(data, axis=d, dtype=dt.np) if data.ndim else data.astype(dt.np)
     node = node_for(CumsumBackward0, x) if dt.is_floating_point else None
     if node is not None:

@@ -17,12 +17,7 @@ from .._dtype import dtype as DType
 from .._messages import warn_once
 from ..tensor import _make
 from . import common as c
-from .common import Node, Tensor, make, node_for, norm_dims
-
-
-def _dim1(d: int, ndim: int) -> int:
-    (d,) = norm_dims(d, ndim)
-    return d
+from .common import Node, Tensor, make, node_for, norm_dim, norm_dims
 
 
 def _view(x: Tensor, data: np.ndarray, node: Node | None, fn: Callable) -> Tensor:
@@ -35,6 +30,18 @@ def _view(x: Tensor, data: np.ndarray, node: Node | None, fn: Callable) -> Tenso
     prev = x.__dict__.get("_view_fn")
     out._view_fn = fn if prev is None else (lambda a, p=prev, f=fn: f(p(a)))
     return out
+
+
+def _view_op(x: Tensor, cls: type[Node], data: np.ndarray, fn: Callable,
+             shown: dict | None = None, **saved: Any) -> Tensor:
+    """The view ``data`` of ``x`` (``fn`` redoes it on x's array), recorded as a ``cls`` node
+    that saves ``saved`` (and shows ``shown`` as its ``_saved_<name>`` values)."""
+    node = node_for(cls, x)
+    if node is not None:
+        node._saved.update(saved)
+        if shown:
+            c.show_saved(node, **shown)
+    return _view(x, data, node, fn)
 
 
 # ---- gradient scatter (differentiable, for create_graph) ------------------------------------
@@ -64,6 +71,7 @@ def embed(g: Any, shape: tuple, key: Any) -> Any:
 
 
 def _np_key(key: Any) -> Any:
+    """An indexing key with its Tensors (and ranges) as the arrays numpy indexes with."""
     if isinstance(key, tuple):
         return tuple(k._data if isinstance(k, Tensor) else
                      np.arange(k.start, k.stop, k.step) if isinstance(k, range) else k
@@ -89,6 +97,7 @@ class UnsafeViewBackward0(ViewBackward0):
 
 
 def _infer_shape(shape: tuple, numel: int, op: str = "view") -> tuple:
+    """``shape`` with its -1 worked out, checked against ``numel`` as torch does."""
     _check_ints(shape, op)
     shape = tuple(int(s) for s in shape)
     if shape.count(-1) > 1:
@@ -125,12 +134,14 @@ def _check_ints(shape: tuple, op: str) -> None:
 
 
 def _shape_arg(shape: tuple) -> tuple:
+    """Sizes given as ``f(2, 3)`` or as ``f((2, 3))``."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         return tuple(shape[0])
     return tuple(shape)
 
 
 def view(x: Tensor, *shape: Any) -> Tensor:
+    """x's data seen with another shape (no copy; fails where strides forbid it)."""
     if len(shape) == 1 and isinstance(shape[0], DType):
         raise NotImplementedError("view(dtype) is not supported")
     shape = _infer_shape(_shape_arg(shape), x._data.size)
@@ -144,10 +155,8 @@ def view(x: Tensor, *shape: Any) -> Tensor:
     except TypeError:  # numpy < 2.1 has no copy=
         data = x._data.view()
         data.shape = shape
-    node = node_for(ViewBackward0, x)
-    if node is not None:
-        node._saved["self_sym_sizes"] = x._data.shape
-    return _view(x, data, node, lambda a: a.reshape(shape))
+    return _view_op(x, ViewBackward0, data, lambda a: a.reshape(shape),
+                    self_sym_sizes=x._data.shape)
 
 
 def _viewable(a: np.ndarray, shape: tuple) -> bool:
@@ -160,25 +169,31 @@ def _viewable(a: np.ndarray, shape: tuple) -> bool:
 
 
 def reshape(x: Tensor, *shape: Any) -> Tensor:
+    """x with another shape: a view when the strides allow it, else a copy."""
     if len(shape) == 1 and isinstance(shape[0], str):
         _check_ints(shape, "reshape")
     shape = _infer_shape(_shape_arg(shape), x._data.size, "reshape")
     if x._data.flags.c_contiguous or x._data.size <= 1 or _viewable(x._data, shape):
         return view(x, shape)
-    y = clone(x)  # torch: a reshape that cannot be a view copies (CloneBackward0), then views
+    # torch: a reshape that cannot be a view copies (CloneBackward0), then views the copy
+    return unsafe_view(clone(x), shape)
 
-    node = node_for(UnsafeViewBackward0, y)
-    out = make(y._data.reshape(shape), y.dtype, node)
+
+def unsafe_view(x: Tensor, shape: tuple) -> Tensor:
+    """A reshape of a fresh result (``UnsafeViewBackward0``), as torch's ``_unsafe_view``."""
+    node = node_for(UnsafeViewBackward0, x)
+    out = make(x._data.reshape(shape), x.dtype, node)
     if node is not None:
-        node._saved["self_sym_sizes"] = y._data.shape
+        node._saved["self_sym_sizes"] = x._data.shape
     return out
 
 
 def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    """Dims ``start_dim`` to ``end_dim`` merged into one."""
     nd = x._data.ndim
     if nd == 0:
         return reshape(x, (1,))
-    s, e = _dim1(start_dim, nd), _dim1(end_dim, nd)
+    s, e = norm_dim(start_dim, nd), norm_dim(end_dim, nd)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
@@ -191,7 +206,8 @@ def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 
 def unflatten(x: Tensor, dim: int, sizes: tuple) -> Tensor:
-    d = _dim1(dim, x._data.ndim)
+    """Dim ``dim`` split into ``sizes``."""
+    d = norm_dim(dim, x._data.ndim)
     shp = x._data.shape
     sizes = tuple(sizes)
     known = int(np.prod([s for s in sizes if s != -1]))
@@ -214,6 +230,7 @@ class PermuteBackward0(Node):
 
 
 def permute(x: Tensor, *dims: Any) -> Tensor:
+    """x's dims reordered (a view)."""
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = _shape_arg(dims)
@@ -224,14 +241,11 @@ def permute(x: Tensor, *dims: Any) -> Tensor:
             f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
             f"to len(dims) = {len(dims)}"
         )
-    raw, dims = dims, tuple(_dim1(d, nd) for d in dims)
+    raw, dims = dims, tuple(norm_dim(d, nd) for d in dims)
     if len(set(dims)) != nd:
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    node = node_for(PermuteBackward0, x)
-    if node is not None:
-        node._saved["dims"] = dims
-        c.show_saved(node, dims=c.shown_dim(raw))
-    return _view(x, np.transpose(x._data, dims), node, lambda a: np.transpose(a, dims))
+    return _view_op(x, PermuteBackward0, np.transpose(x._data, dims),
+                    lambda a: np.transpose(a, dims), {"dims": c.shown_dim(raw)}, dims=dims)
 
 
 class TransposeBackward0(Node):
@@ -247,14 +261,13 @@ class TransposeBackward0(Node):
 
 
 def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Dims ``dim0`` and ``dim1`` swapped (a view)."""
     nd = x._data.ndim
-    d0, d1 = _dim1(dim0, nd), _dim1(dim1, nd)
-    node = node_for(TransposeBackward0, x)
-    if node is not None:
-        node._saved.update(dim0=d0, dim1=d1)
-        c.show_saved(node, dim0=c.shown_dim(dim0), dim1=c.shown_dim(dim1))
+    d0, d1 = norm_dim(dim0, nd), norm_dim(dim1, nd)
     data = np.swapaxes(x._data, d0, d1) if nd else x._data
-    return _view(x, data, node, lambda a: np.swapaxes(a, d0, d1) if a.ndim else a)
+    return _view_op(x, TransposeBackward0, data,
+                    lambda a: np.swapaxes(a, d0, d1) if a.ndim else a,
+                    {"dim0": c.shown_dim(dim0), "dim1": c.shown_dim(dim1)}, dim0=d0, dim1=d1)
 
 
 class TBackward0(Node):
@@ -265,6 +278,7 @@ class TBackward0(Node):
 
 
 def t(x: Tensor) -> Tensor:
+    """The transpose of a matrix (0-d and 1-d tensors as they are)."""
     nd = x._data.ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
@@ -272,6 +286,7 @@ def t(x: Tensor) -> Tensor:
 
 
 def T(x: Tensor) -> Tensor:  # noqa: N802
+    """``x.T``: all dims reversed (deprecated by torch except on matrices)."""
     nd = x._data.ndim
     if nd == 0:  # torch warns once per process, as for the next one
         warn_once("Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
@@ -287,6 +302,7 @@ def T(x: Tensor) -> Tensor:  # noqa: N802
 
 
 def mT(x: Tensor) -> Tensor:  # noqa: N802
+    """``x.mT``: the last two dims swapped (a batch of matrices transposed)."""
     if x._data.ndim < 2:
         raise RuntimeError(
             f"tensor.mT is only supported on matrices or batches of matrices. Got "
@@ -309,12 +325,10 @@ class UnsqueezeBackward0(Node):
 
 
 def unsqueeze(x: Tensor, dim: int) -> Tensor:
-    d = _dim1(dim, x._data.ndim + 1)
-    node = node_for(UnsqueezeBackward0, x)
-    if node is not None:
-        node._saved["dim"] = d
-        c.show_saved(node, dim=c.shown_dim(dim))
-    return _view(x, np.expand_dims(x._data, d), node, lambda a: np.expand_dims(a, d))
+    """x with a size-1 dim inserted at ``dim`` (a view)."""
+    d = norm_dim(dim, x._data.ndim + 1)
+    return _view_op(x, UnsqueezeBackward0, np.expand_dims(x._data, d),
+                    lambda a: np.expand_dims(a, d), {"dim": c.shown_dim(dim)}, dim=d)
 
 
 class SqueezeBackward0(Node):
@@ -343,6 +357,7 @@ class SqueezeBackward4(SqueezeBackward2):
 
 
 def squeeze(x: Tensor, dim: Any = None, *, _cls: type[Node] | None = None) -> Tensor:
+    """x without its size-1 dims (or those of ``dim`` that have size 1), a view."""
     shp = x._data.shape
     if dim is None:
         axes = tuple(i for i, s in enumerate(shp) if s == 1)
@@ -357,7 +372,6 @@ def squeeze(x: Tensor, dim: Any = None, *, _cls: type[Node] | None = None) -> Te
         node._saved["self_sym_sizes"] = shp
         if dim is not None:
             node._saved["dim"] = c.shown_dim(dim)
-
     return _view(x, np.squeeze(x._data, axes) if axes else x._data, node,
                  lambda a: np.squeeze(a, axes) if axes else a)
 
@@ -372,6 +386,7 @@ class ExpandBackward0(Node):
 
 
 def expand(x: Tensor, *shape: Any) -> Tensor:
+    """x broadcast to ``shape`` (-1 keeps a size), as a view."""
     if not shape:
         raise TypeError('expand() missing 1 required positional arguments: "size"')
     shape = _shape_arg(shape)
@@ -388,7 +403,6 @@ def expand(x: Tensor, *shape: Any) -> Tensor:
             raise RuntimeError(f"The expanded size of the tensor ({shape[i]}) isn't allowed in a "
                                f"leading, non-existing dimension {i}")
     full = tuple(src[i - lead] if (s == -1 and i >= lead) else s for i, s in enumerate(shape))
-
     for i, s in enumerate(src):
         if s != 1 and s != full[i + lead]:
             raise RuntimeError(
@@ -396,13 +410,12 @@ def expand(x: Tensor, *shape: Any) -> Tensor:
                 f"size ({s}) at non-singleton dimension {i + lead}.  Target sizes: "
                 f"{list(shape)}.  Tensor sizes: {list(src)}"
             )
-    node = node_for(ExpandBackward0, x)
-    if node is not None:
-        node._saved["self_sym_sizes"] = src
-    return _view(x, np.broadcast_to(x._data, full), node, lambda a: np.broadcast_to(a, full))
+    return _view_op(x, ExpandBackward0, np.broadcast_to(x._data, full),
+                    lambda a: np.broadcast_to(a, full), self_sym_sizes=src)
 
 
 def expand_as(x: Tensor, other: Tensor) -> Tensor:
+    """x broadcast to ``other``'s shape."""
     return expand(x, other.shape)
 
 
@@ -416,10 +429,12 @@ class CloneBackward0(Node):
 
 
 def clone(x: Tensor, *, memory_format: Any = None) -> Tensor:
+    """A copy of x with memory of its own (in the graph: its gradient passes through)."""
     return make(np.array(x._data, order="C", copy=True), x.dtype, node_for(CloneBackward0, x))
 
 
 def contiguous(x: Tensor, memory_format: Any = None) -> Tensor:
+    """x itself if its memory is C-contiguous, else a contiguous copy."""
     return x if x._data.flags.c_contiguous else clone(x)
 
 
@@ -433,6 +448,7 @@ class ToCopyBackward0(Node):
 
 
 def to_dtype(x: Tensor, dt: DType, copy: bool = False) -> Tensor:
+    """x converted to ``dt`` (x itself when it has that dtype already, unless ``copy``)."""
     if dt is x.dtype and not copy:
         return x
     if x._rg and not dt.is_floating_point and c.STATE.enabled:
@@ -464,12 +480,12 @@ class FlipBackward0(Node):
 
 
 def flip(x: Tensor, dims: Any) -> Tensor:
+    """A copy of x with the order of elements reversed along ``dims``."""
     raw, dims = dims, norm_dims(dims, x._data.ndim)
     node = node_for(FlipBackward0, x)
     if node is not None:
         node._saved["dims"] = dims
         c.show_saved(node, dims=c.shown_dims(raw))
-
     return make(np.flip(x._data, dims).copy() if x._data.ndim else x._data.copy(), x.dtype, node)
 
 
@@ -486,10 +502,11 @@ class SelectBackward0(Node):
 
 
 def select(x: Tensor, dim: int, index: int) -> Tensor:
+    """The slice at ``index`` along ``dim``, which it drops (a view)."""
     shp = x._data.shape
     if not shp:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    d = _dim1(dim, len(shp))
+    d = norm_dim(dim, len(shp))
     if not -shp[d] <= index < shp[d]:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{list(shp)} at dimension {d}")
@@ -500,11 +517,9 @@ def _select(x: Tensor, d: int, index: int, dim_arg: int) -> Tensor:
     """``x.select(d, index)`` with the index checked; ``dim_arg`` as the caller wrote it."""
     i = index % x._data.shape[d]
     key = (slice(None),) * d + (i, Ellipsis)  # Ellipsis keeps a 0-d result a view
-    node = node_for(SelectBackward0, x)
-    if node is not None:
-        node._saved.update(dim=d, index=i, self_sym_sizes=x._data.shape)
-        c.show_saved(node, dim=c.shown_dim(dim_arg), index=c.shown_dim(index))
-    return _view(x, x._data[key], node, lambda a: a[key])
+    return _view_op(x, SelectBackward0, x._data[key], lambda a: a[key],
+                    {"dim": c.shown_dim(dim_arg), "index": c.shown_dim(index)},
+                    dim=d, index=i, self_sym_sizes=x._data.shape)
 
 
 class SliceBackward0(Node):
@@ -522,8 +537,9 @@ _INT64_MAX = 2**63 - 1
 
 
 def slice_dim(x: Tensor, dim: int, start: Any, end: Any, step: Any) -> Tensor:
+    """``x[start:end:step]`` along ``dim`` (a view)."""
     shp = x._data.shape
-    d = _dim1(dim, len(shp))
+    d = norm_dim(dim, len(shp))
     if step is not None and step == 0:
         raise ValueError("slice step cannot be zero")
     if step is not None and step < 0:
@@ -531,16 +547,15 @@ def slice_dim(x: Tensor, dim: int, start: Any, end: Any, step: Any) -> Tensor:
     start_, end_, step_ = slice(start, end, step).indices(shp[d])
     end_ = max(end_, start_)
     key = (slice(None),) * d + (slice(start_, end_, step_),)
-    node = node_for(SliceBackward0, x)
-    if node is not None:
-        node._saved.update(dim=d, start=start_, end=end_, step=step_, self_sym_sizes=shp)
-        c.show_saved(node, dim=c.shown_dim(dim), start=c.shown_dim(start or 0),
-                     end=_INT64_MAX if end is None else c.shown_dim(end))
-    return _view(x, x._data[key], node, lambda a: a[key])
+    shown = {"dim": c.shown_dim(dim), "start": c.shown_dim(start or 0),
+             "end": _INT64_MAX if end is None else c.shown_dim(end)}
+    return _view_op(x, SliceBackward0, x._data[key], lambda a: a[key], shown,
+                    dim=d, start=start_, end=end_, step=step_, self_sym_sizes=shp)
 
 
 def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
-    d = _dim1(dim, x._data.ndim)
+    """``length`` elements from ``start`` along ``dim`` (a view)."""
+    d = norm_dim(dim, x._data.ndim)
     size = x._data.shape[d]
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
@@ -560,12 +575,14 @@ class IndexBackward0(Node):
 
 
 def _is_advanced(k: Any) -> bool:
+    """Whether index ``k`` gathers (an array, a list, a mask) rather than views."""
     if isinstance(k, Tensor):
         return k._data.ndim > 0 or k.dtype._cat == 0 or k.dtype is uint8
     return isinstance(k, (list, np.ndarray, range))
 
 
 def _index_array(k: Any) -> np.ndarray:
+    """An advanced index as an int or bool array, with torch's checks and warnings."""
     if isinstance(k, Tensor):
         if k.dtype._cat == 2:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
@@ -585,6 +602,7 @@ _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or b
 
 
 def _check_key(k: Any) -> None:
+    """torch's error for a key of a type it cannot index with."""
     if k is None or k is Ellipsis or isinstance(k, (slice, int, Tensor, list, np.ndarray,
                                                       np.integer, np.bool_, range)):
         return
@@ -607,8 +625,7 @@ def getitem(x: Tensor, key: Any) -> Tensor:
     for k in key:
         _check_key(k)
     if len(key) == 1 and key[0] is Ellipsis:
-        node = node_for(AliasBackward0, x)
-        return _view(x, x._data[...], node, lambda a: a[...])
+        return _view_op(x, AliasBackward0, x._data[...], lambda a: a[...])
     nd = x._data.ndim
     masks = [_index_array(k) for k in key if _is_advanced(k)]  # validates every array once
     n_real = sum(1 for k in key if k is not None and k is not Ellipsis and not isinstance(k, bool)
@@ -619,11 +636,17 @@ def getitem(x: Tensor, key: Any) -> Tensor:
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     if n_real > nd:
         raise IndexError(f"too many indices for tensor of dimension {nd}")
+    return _index(x, key, masks, nd - n_real)
+
+
+def _index(x: Tensor, key: tuple, masks: list[np.ndarray], ellipsis_dims: int) -> Tensor:
+    """``x[key]`` for a checked key: ints select, slices slice and None unsqueezes, one view
+    at a time, in torch's order; then one gather for the index arrays (``masks``)."""
     out, dim, advanced, arrays = x, 0, [], iter(masks)
     pos = 0  # position in the indexed tensor (with new dims), for torch's error messages
     for k in key:
         if k is Ellipsis:
-            skip = nd - n_real
+            skip = ellipsis_dims
             advanced.extend([slice(None)] * skip)
             dim += skip
             pos += skip
@@ -662,6 +685,7 @@ def getitem(x: Tensor, key: Any) -> Tensor:
 
 
 def _check_mask(mask: np.ndarray, shape: tuple, dim: int) -> None:
+    """A bool mask must match the shape of the dims it indexes."""
     for j, s in enumerate(mask.shape):
         if shape[dim + j] != s:
             raise IndexError(
@@ -671,11 +695,14 @@ def _check_mask(mask: np.ndarray, shape: tuple, dim: int) -> None:
 
 
 def _advanced(x: Tensor, key: tuple) -> Tensor:
+    """``x[key]`` for a key with arrays in it: a copy (``IndexBackward0``)."""
     shp = x._data.shape
     try:
         data = x._data[key]
     except IndexError as e:
-        raise IndexError(_torch_index_error(str(e), shp)) from None
+        err = str(e)  # numpy: "... out of bounds for axis 0 ..."; torch says "dimension"
+        raise IndexError(err.replace("axis", "dimension") if "out of bounds" in err else err) \
+            from None
     node = node_for(IndexBackward0, x)
     if node is not None:
         node._saved.update(indices=key, self_sym_sizes=shp)
@@ -683,13 +710,6 @@ def _advanced(x: Tensor, key: tuple) -> Tensor:
             None if isinstance(k, slice) else
             make(k, bool_ if k.dtype == bool else int64, None) for k in key))
     return make(data, x.dtype, node)
-
-
-def _torch_index_error(err: str, shp: tuple) -> str:
-    # numpy: "index 5 is out of bounds for axis 0 with size 3" -> torch's wording
-    if "out of bounds" in err:
-        return err.replace("axis", "dimension")
-    return err
 
 
 class CatBackward0(Node):
@@ -706,14 +726,20 @@ class CatBackward0(Node):
         return tuple(out)
 
 
+def _promoted(ts: list[Tensor]) -> Any:
+    """The dtype every tensor of ``ts`` is converted to."""
+    dt = ts[0].dtype
+    return dt if all(t_.dtype is dt for t_ in ts) else c.result_type(*ts)
+
+
 def cat(tensors: Any, dim: int = 0) -> Tensor:
+    """The tensors joined along ``dim`` (which must exist in each)."""
     if isinstance(tensors, Tensor):
         raise TypeError("cat(): argument 'tensors' (position 1) must be tuple of Tensors, not "
                         "Tensor")
-    ts = [t for t in tensors]
+    ts = list(tensors)
     if not ts:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-
     for i, t_ in enumerate(ts):
         if not isinstance(t_, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
@@ -721,10 +747,8 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     nd = max(t_._data.ndim for t_ in ts)
     if nd == 0:
         raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
-    d = _dim1(dim, nd)
-    dt = ts[0].dtype
-    for t_ in ts[1:]:
-        dt = c.result_type(Tensor.__new__(Tensor) if False else t_, *([ts[0]]))
+    d = norm_dim(dim, nd)
+    dt = _promoted(ts)
     parts = [t_._data for t_ in ts if not (t_._data.ndim == 1 and t_._data.shape[0] == 0)]
     parts = parts or [t_._data for t_ in ts]  # only legacy empty tensors: an empty result
     try:
@@ -762,6 +786,7 @@ class StackBackward0(Node):
 
 
 def stack(tensors: Any, dim: int = 0) -> Tensor:
+    """The tensors (of one shape) joined along a new dim ``dim``."""
     ts = list(tensors)
     if not ts:
         raise RuntimeError("stack expects a non-empty TensorList")
@@ -772,10 +797,8 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
                 f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 "
                 f"and {list(t_._data.shape)} at entry {i}"
             )
-    d = _dim1(dim, len(ref) + 1)
-    dt = ts[0].dtype
-    for t_ in ts[1:]:
-        dt = c.result_type(ts[0], t_) if t_.dtype is not dt else dt
+    d = norm_dim(dim, len(ref) + 1)
+    dt = _promoted(ts)
     data = np.stack([t_._data.astype(dt.np, copy=False) for t_ in ts], axis=d)
     node = node_for(StackBackward0, *ts)
     if node is not None:
@@ -802,6 +825,7 @@ class RepeatBackward0(Node):
 
 
 def repeat(x: Tensor, *reps: Any) -> Tensor:
+    """x tiled ``reps[i]`` times along each dim (a copy)."""
     reps = _shape_arg(reps)
     if len(reps) < x._data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
@@ -856,13 +880,15 @@ def _multi_view(x: Tensor, cls: type[Node], keys: list, dim_arg: Any, **saved: A
 
 
 def unbind(x: Tensor, dim: int = 0) -> tuple:
-    d = _dim1(dim, x._data.ndim)
+    """The slices along ``dim``, each a view."""
+    d = norm_dim(dim, x._data.ndim)
     keys = [(slice(None),) * d + (i, Ellipsis) for i in range(x._data.shape[d])]
     return _multi_view(x, UnbindBackward0, keys, dim, dim=d)
 
 
 def split(x: Tensor, split_size: Any, dim: int = 0) -> tuple:
-    d = _dim1(dim, x._data.ndim)
+    """Views of consecutive pieces along ``dim``: of ``split_size`` each, or of given sizes."""
+    d = norm_dim(dim, x._data.ndim)
     n = x._data.shape[d]
     if isinstance(split_size, int):
         if split_size == 0 and n:
@@ -886,11 +912,9 @@ def split(x: Tensor, split_size: Any, dim: int = 0) -> tuple:
 
 
 def chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple:
+    """At most ``chunks`` equal pieces along ``dim`` (the last may be smaller)."""
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    d = _dim1(dim, x._data.ndim)
+    d = norm_dim(dim, x._data.ndim)
     n = x._data.shape[d]
     return split(x, -(-n // chunks), dim)
-
-
-_ = (int64,)

@@ -14,10 +14,11 @@ from typing import Any, Callable
 import numpy as np
 
 from .common import STATE, Tensor
-from .inplace import _write
+from .inplace import write_into
 
 
 def _requires_grad(args: tuple, kw: dict) -> bool:
+    """Whether any tensor argument (or tensor in a list argument) requires grad."""
     for a in (*args, *kw.values()):
         if isinstance(a, Tensor) and a._rg:
             return True
@@ -38,7 +39,7 @@ def write_out(out: Tensor, res: Tensor, stacklevel: int = 3) -> Tensor:
                 "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
                 "t.resize_(0).", UserWarning, stacklevel=stacklevel + 1)
         out._data = np.zeros(res._data.shape, dtype=out.dtype.np)
-    _write(out, res._data)
+    write_into(out, res._data)
     out._vc[0] += 1
     return out
 

@@ -10,15 +10,34 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._dtype import bool_, float32, get_default_dtype, int64
+from .._dtype import bool_, int64
 from .._dtype import dtype as DType
+from .._messages import scalar_name as _scalar_name  # (random.py reads it from here too)
 from . import common as c
-from .cascade import GRAIN_SIZE, torch_sum, vec_sum_rows
-from .common import Node, Tensor, make, node_for, norm_dims
+from .binary import div_scalar
+from .common import Node, Tensor, make, node_for, norm_dim, norm_dims
+from .summation import GRAIN_SIZE, torch_sum, vec_sum_rows
 
 
 def _keepdim_shape(shape: tuple, dims: tuple) -> tuple:
+    """``shape`` with the reduced ``dims`` kept as size 1."""
     return tuple(1 if i in dims else s for i, s in enumerate(shape))
+
+
+def _unreduce(keepdim: bool, shape: tuple, dims: tuple, *ts: Any) -> tuple:
+    """``ts`` (a gradient, the result ...) with the reduced ``dims`` back as size 1."""
+    if keepdim:
+        return ts
+    kept = _keepdim_shape(shape, dims)
+    return tuple(c.reshape(t, kept) for t in ts)
+
+
+def _count(shape: tuple, dims: tuple) -> int:
+    """How many elements a reduction over ``dims`` combines (1 for a 0-d tensor)."""
+    n = 1
+    for d in dims if shape else ():
+        n *= shape[d]
+    return n
 
 
 class SumBackward0(Node):
@@ -43,6 +62,7 @@ class SumBackward1(Node):
 
 
 def _sum_dtype(x: Tensor, dt: DType | None) -> DType:
+    """A sum's dtype: ``dt`` if given, else int64 for integers and bools, else x's."""
     if dt is not None:
         return dt
     return int64 if x.dtype._cat < 2 else x.dtype
@@ -50,6 +70,7 @@ def _sum_dtype(x: Tensor, dt: DType | None) -> DType:
 
 def sum(x: Tensor, dim: Any = None, keepdim: bool = False, *,  # noqa: A001
         dtype: DType | None = None) -> Tensor:
+    """The sum of all elements, or over ``dim``."""
     data = c.unary_data(x, "sum")
     dt = _sum_dtype(x, dtype)
     if dim is None:
@@ -76,8 +97,6 @@ class MeanBackward0(Node):
     def backward(self, g: Any) -> Any:
         n, shape = self._saved["self_sym_numel"], self._saved["self_sym_sizes"]
         if isinstance(g, Tensor):  # torch's graph: grad.expand(sizes) / numel (DivBackward1)
-            from .nn_ops import div_scalar
-
             return div_scalar(c.expand(g, shape), n)
         return c.expand(g / n, shape)
 
@@ -89,20 +108,16 @@ class MeanBackward1(Node):
 
     def backward(self, g: Any) -> Any:
         shape, dims = self._saved["self_sym_sizes"], self._saved["dim"]
-        n = 1
-        for d in dims if shape else ():  # a 0-d input reduced over "dim 0" has one element
-            n *= shape[d]
+        n = _count(shape, dims)
         if not self._saved["keepdim"]:
             g = c.reshape(g, _keepdim_shape(shape, dims))
         if isinstance(g, Tensor):
-            from .nn_ops import div_scalar
-
             return div_scalar(c.expand(g, shape), n)
         return c.expand(g / n, shape)
 
 
-
 def _need_float(x: Tensor, name: str, dt: DType | None) -> DType:
+    """The result dtype of ``mean``-like ops (``dt`` or x's), which must be floating point."""
     d = dt or x.dtype
     if not d.is_floating_point:
         raise RuntimeError(
@@ -112,13 +127,9 @@ def _need_float(x: Tensor, name: str, dt: DType | None) -> DType:
     return d
 
 
-def _scalar_name(d: DType) -> str:
-    return {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
-            "bool": "Bool", "float32": "Float", "float64": "Double", "float16": "Half"}[d.name]
-
-
 def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *,
          dtype: DType | None = None) -> Tensor:
+    """The mean of all elements, or over ``dim``."""
     data = c.unary_data(x, "mean")
     dt = _need_float(x, "mean", dtype)
     if dim is None:
@@ -131,7 +142,6 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *,
     node = node_for(MeanBackward1, x)
     out = make(_np_mean(data, dt, axis=dims, keepdims=keepdim) if data.ndim else data,
                dt, node)
-
     if node is not None:
         node._saved.update(dim=dims, keepdim=keepdim, self_sym_sizes=data.shape,
                            self_sym_numel=data.size)
@@ -150,9 +160,7 @@ def _np_mean(data: np.ndarray, dt: DType, axis: Any = None, keepdims: bool = Fal
     """torch's mean: the sum divided by the count (of no elements: nan, without numpy's
     "Mean of empty slice" warning)."""
     axes = tuple(range(data.ndim)) if axis is None else tuple(axis)
-    n = 1
-    for d in axes:
-        n *= data.shape[d]
+    n = _count(data.shape, axes)
     if data.size and dt.np.kind == "f" and dt.np.itemsize >= 4:
         return _sum_data(data, axes, keepdims, dt) / dt.np.type(n)
     if data.size:
@@ -176,8 +184,6 @@ def _return_type(name: str) -> type:
 
 
 max_type, min_type = _return_type("max"), _return_type("min")
-sort_type = _return_type("sort")
-topk_type = _return_type("topk")
 
 
 class MaxBackward1(Node):
@@ -203,9 +209,7 @@ class AmaxBackward0(Node):
     def backward(self, g: Any) -> Any:
         x, y = self.saved("self"), self.saved("result")
         dims = self._saved["dim"]
-        if not self._saved["keepdim"]:
-            y = c.reshape(y, _keepdim_shape(x.shape, dims))
-            g = c.reshape(g, _keepdim_shape(x.shape, dims))
+        y, g = _unreduce(self._saved["keepdim"], x.shape, dims, y, g)
         mask = x == y
         return g * mask / c.sum_keep(mask * 1.0, dims)
 
@@ -246,8 +250,8 @@ def _extreme(x: Tensor, dim: Any, keepdim: bool, largest: bool, other: Any = Non
         return (maximum if largest else minimum)(x, dim)
     if other is not None:
         return (maximum if largest else minimum)(x, other)
-    data = c.unary_data(x, "max" if largest else "min")
     name = "max" if largest else "min"
+    data = c.unary_data(x, name)
     if dim is None:
         if data.size == 0:
             raise RuntimeError(
@@ -260,7 +264,7 @@ def _extreme(x: Tensor, dim: Any, keepdim: bool, largest: bool, other: Any = Non
             node.save("self", x)
             node.save_output("result", out)
         return out
-    (d,) = norm_dims(dim, data.ndim)
+    d = norm_dim(dim, data.ndim)
     if data.ndim == 0:
         idx = np.zeros((), dtype=np.int64)
         vals = data.copy()
@@ -281,30 +285,31 @@ def _extreme(x: Tensor, dim: Any, keepdim: bool, largest: bool, other: Any = Non
     return (max_type if largest else min_type)(values, indices)
 
 
-
 def _nan_extreme(data: np.ndarray, axis: Any, keepdims: bool, largest: bool) -> np.ndarray:
-    # torch propagates nan like numpy's max/min
+    """The max (min) over ``axis``; nan wins, in torch as in numpy."""
     return (np.max if largest else np.min)(data, axis=axis, keepdims=keepdims)
 
 
 def _nan_arg(data: np.ndarray, d: int, largest: bool) -> np.ndarray:
+    """Where the max (min) along ``d`` is: the first nan, if there is one."""
     if data.dtype.kind == "f" and np.isnan(data).any():
         return np.argmax(np.isnan(data), axis=d)
     return (np.argmax if largest else np.argmin)(data, axis=d)
 
 
 def max(x: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:  # noqa: A001
+    """The largest element; over ``dim``: (values, indices); with a tensor: ``maximum``."""
     return _extreme(x, dim, keepdim, True, other)
 
 
 def min(x: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:  # noqa: A001
+    """The smallest element; over ``dim``: (values, indices); with a tensor: ``minimum``."""
     return _extreme(x, dim, keepdim, False, other)
 
 
 def _amaxmin(x: Tensor, dim: Any, keepdim: bool, largest: bool) -> Tensor:
     data = c.unary_data(x, "amax" if largest else "amin")
-    dims = norm_dims(() if dim is None or dim == () else dim, data.ndim) if dim not in (None, ()) \
-        else tuple(range(data.ndim))
+    dims = tuple(range(data.ndim)) if dim is None or dim == () else norm_dims(dim, data.ndim)
     node = node_for(AmaxBackward0 if largest else AminBackward0, x)
     out = make(_nan_extreme(data, dims if data.ndim else (), keepdim, largest), x.dtype, node)
     if node is not None:
@@ -316,29 +321,34 @@ def _amaxmin(x: Tensor, dim: Any, keepdim: bool, largest: bool) -> Tensor:
 
 
 def amax(x: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    """The largest element over ``dim`` (all dims by default); ties share the gradient."""
     return _amaxmin(x, dim, keepdim, True)
 
 
 def amin(x: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
+    """The smallest element over ``dim`` (all dims by default); ties share the gradient."""
     return _amaxmin(x, dim, keepdim, False)
 
 
-def argmax(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    data = c.unary_data(x, "argmax")
+def _arg_extreme(x: Tensor, dim: int | None, keepdim: bool, largest: bool) -> Tensor:
+    name = "argmax" if largest else "argmin"
+    data = c.unary_data(x, name)
     if dim is None:
-        return make(np.asarray(np.argmax(data.reshape(-1))), int64, None)
-    (d,) = norm_dims(dim, data.ndim)
-    idx = _nan_arg(data, d, True) if data.ndim else np.zeros((), np.int64)
+        flat = data.reshape(-1)
+        return make(np.asarray(np.argmax(flat) if largest else np.argmin(flat)), int64, None)
+    d = norm_dim(dim, data.ndim)
+    idx = _nan_arg(data, d, largest) if data.ndim else np.zeros((), np.int64)
     return make(np.expand_dims(idx, d) if keepdim and data.ndim else idx, int64, None)
+
+
+def argmax(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """Index of the largest element (of the flattened tensor, or along ``dim``)."""
+    return _arg_extreme(x, dim, keepdim, True)
 
 
 def argmin(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    data = c.unary_data(x, "argmin")
-    if dim is None:
-        return make(np.asarray(np.argmin(data.reshape(-1))), int64, None)
-    (d,) = norm_dims(dim, data.ndim)
-    idx = _nan_arg(data, d, False) if data.ndim else np.zeros((), np.int64)
-    return make(np.expand_dims(idx, d) if keepdim and data.ndim else idx, int64, None)
+    """Index of the smallest element (of the flattened tensor, or along ``dim``)."""
+    return _arg_extreme(x, dim, keepdim, False)
 
 
 # ---- variance -------------------------------------------------------------------------------
@@ -351,9 +361,7 @@ class VarBackward0(Node):
     def backward(self, g: Any) -> Any:
         x = self.saved("self")
         dims = self._saved["dim"]
-        n = 1
-        for d in dims if x.shape else ():
-            n *= x.shape[d]
+        n = _count(x.shape, dims)
         if not self._saved["keepdim"]:
             g = c.reshape(g, _keepdim_shape(x.shape, dims))
         scale = np.float64(2.0) / (n - self._saved["correction"])  # inf when n == correction
@@ -361,7 +369,6 @@ class VarBackward0(Node):
             m = x.mean() if len(dims) == x.ndim else x.mean(dims, keepdim=True)
             return (g * float(scale)) * (x - m)
         return (g * scale.astype(x.dtype)) * (x - c.sum_keep(x, dims) / n)
-
 
 
 class StdBackward0(Node):
@@ -372,13 +379,9 @@ class StdBackward0(Node):
     def backward(self, g: Any) -> Any:
         x, y = self.saved("self"), self.saved("result")
         dims = self._saved["dim"]
-        n = 1
-        for d in dims if x.shape else ():
-            n *= x.shape[d]
+        n = _count(x.shape, dims)
         m = c.sum_keep(x, dims) / n
-        if not self._saved["keepdim"]:
-            g = c.reshape(g, _keepdim_shape(x.shape, dims))
-            y = c.reshape(y, _keepdim_shape(x.shape, dims))
+        g, y = _unreduce(self._saved["keepdim"], x.shape, dims, g, y)
         scale = c.where(y == 0, 0.0, g / ((n - self._saved["correction"]) * y))  # as torch
         return scale * (x - m)
 
@@ -393,9 +396,7 @@ def _var(x: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, std
     corr = correction if correction is not None else (1 if unbiased in (None, True) else 0)
     dims = norm_dims(dim, data.ndim)
     axes = dims if data.ndim else ()
-    n = 1
-    for d in axes:
-        n *= data.shape[d]
+    n = _count(data.shape, dims)
     if n - corr <= 0:  # torch warns and divides by n - correction anyway (nan or inf)
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
@@ -418,14 +419,15 @@ def _var(x: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, std
     return out
 
 
-
 def var(x: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
         correction: Any = None) -> Tensor:
+    """The variance over ``dim``, divided by n - correction (Bessel's correction: 1)."""
     return _var(x, dim, unbiased, keepdim, correction, False)
 
 
 def std(x: Tensor, dim: Any = None, unbiased: Any = None, keepdim: bool = False, *,
         correction: Any = None) -> Tensor:
+    """The square root of ``var``."""
     return _var(x, dim, unbiased, keepdim, correction, True)
 
 
@@ -480,13 +482,14 @@ class ProdBackward1(Node):
 
 def prod(x: Tensor, dim: Any = None, keepdim: bool = False, *,
          dtype: DType | None = None) -> Tensor:
+    """The product of all elements, or along ``dim``."""
     data = c.unary_data(x, "prod")
-    dt = dtype or (int64 if x.dtype._cat < 2 else x.dtype)
+    dt = _sum_dtype(x, dtype)
     if dim is None:
         node = node_for(ProdBackward0, x)
         out = make(data.prod(dtype=dt.np), dt, node)
     else:
-        (d,) = norm_dims(dim, data.ndim)
+        d = norm_dim(dim, data.ndim)
         node = node_for(ProdBackward1, x)
         out = make(data.prod(axis=d if data.ndim else (), keepdims=keepdim, dtype=dt.np), dt,
                    node)
@@ -527,11 +530,28 @@ class LogSoftmaxBackward0(Node):
         return out
 
 
-def _softmax_dim(x: Tensor, dim: Any) -> int:
+def _softmax_input(x: Tensor, dim: Any, dtype: DType | None,
+                   name: str) -> tuple[Tensor, np.ndarray, int]:
+    """``x`` (cast to ``dtype``), its data and the softmax dim, with torch's checks."""
+    if dtype is not None:
+        x = x.to(dtype)
+    data = c.unary_data(x, name)
     if dim is None:
-        dim = 0 if x.ndim in (0, 1, 3) else 1  # torch's legacy implicit choice
-    (d,) = norm_dims(dim, x.ndim)
-    return d
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+    if x.dtype._cat != 2:
+        raise NotImplementedError(f'"{name}_lastdim_kernel_impl" not implemented for '
+                                  f"'{_scalar_name(x.dtype)}'")
+    return x, data, norm_dim(dim, x.ndim)
+
+
+def _softmax_result(cls: type[Node], x: Tensor, y: np.ndarray, d: int) -> Tensor:
+    """The output of softmax/log_softmax, its node saving it (both backwards read y)."""
+    node = node_for(cls, x)
+    out = make(y, x.dtype, node)
+    if node is not None:
+        node._saved["dim"] = d
+        node.save_output("result", out)
+    return out
 
 
 def _rowsum(a: np.ndarray, d: int) -> np.ndarray:
@@ -558,6 +578,7 @@ def _rounded(fn: Any, a: np.ndarray) -> np.ndarray:
 
 
 def _log_softmax_data(data: np.ndarray, d: int) -> np.ndarray:
+    """log_softmax along ``d``, adding up as torch does where its kernel can be replayed."""
     if not data.ndim or not data.size:
         return data - data
     rows = _lastdim_rows(data, d)
@@ -569,21 +590,13 @@ def _log_softmax_data(data: np.ndarray, d: int) -> np.ndarray:
     # always shift by the max, as torch: without it log(sum(exp)) loses the precision of
     # log-probabilities near 0 (log_softmax([-2, 5]) was off by 2e-4 relative)
     out = data - m
-
     out -= np.log(_rowsum(np.exp(out), d))
     return out
 
 
 def softmax(x: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
-    if dtype is not None:
-        x = x.to(dtype)
-    data = c.unary_data(x, "softmax")
-    if dim is None:
-        raise TypeError('softmax() missing 1 required positional arguments: "dim"')
-    if x.dtype._cat != 2:
-        raise NotImplementedError('"softmax_lastdim_kernel_impl" not implemented for '
-                                  f"'{_scalar_name(x.dtype)}'")
-    d = _softmax_dim(x, dim)
+    """exp(x) / sum(exp(x)) along ``dim``."""
+    x, data, d = _softmax_input(x, dim, dtype, "softmax")
     rows = _lastdim_rows(data, d) if data.ndim else None
     if rows is not None:  # torch: exp(x - max) * (1 / sum), its order of additions
         e = _rounded(np.exp, rows - rows.max(axis=1, keepdims=True))
@@ -593,31 +606,13 @@ def softmax(x: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
         y = e / e.sum(axis=d, keepdims=True)
     else:
         y = np.ones_like(data)
-    node = node_for(SoftmaxBackward0, x)
-    out = make(y, x.dtype, node)
-    if node is not None:
-        node._saved["dim"] = d
-        node.save_output("result", out)
-    return out
+    return _softmax_result(SoftmaxBackward0, x, y, d)
 
 
 def log_softmax(x: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
-    if dtype is not None:
-        x = x.to(dtype)
-    data = c.unary_data(x, "log_softmax")
-    if dim is None:
-        raise TypeError('log_softmax() missing 1 required positional arguments: "dim"')
-    if x.dtype._cat != 2:
-        raise NotImplementedError('"log_softmax_lastdim_kernel_impl" not implemented for '
-                                  f"'{_scalar_name(x.dtype)}'")
-    d = _softmax_dim(x, dim)
-
-    node = node_for(LogSoftmaxBackward0, x)
-    out = make(_log_softmax_data(data, d), x.dtype, node)
-    if node is not None:
-        node._saved["dim"] = d
-        node.save_output("result", out)
-    return out
+    """x - log(sum(exp(x))) along ``dim``."""
+    x, data, d = _softmax_input(x, dim, dtype, "log_softmax")
+    return _softmax_result(LogSoftmaxBackward0, x, _log_softmax_data(data, d), d)
 
 
 class LogsumexpBackward0(Node):
@@ -627,14 +622,12 @@ class LogsumexpBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         x, y = self.saved("self"), self.saved("result")
-        dims = self._saved["dim"]
-        if not self._saved["keepdim"]:
-            g = c.reshape(g, _keepdim_shape(x.shape, dims))
-            y = c.reshape(y, _keepdim_shape(x.shape, dims))
+        g, y = _unreduce(self._saved["keepdim"], x.shape, self._saved["dim"], g, y)
         return g * c.exp(x - y)
 
 
 def logsumexp(x: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+    """log(sum(exp(x))) over ``dim``, shifted by the max for stability."""
     data = c.unary_data(x, "logsumexp")
     dims = norm_dims(dim, data.ndim)
     ax = dims if data.ndim else ()  # numpy has no axis 0 on a 0-d array
@@ -643,7 +636,7 @@ def logsumexp(x: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     r = np.log(np.exp(data - m).sum(axis=ax, keepdims=True)) + m
     if not keepdim:
         r = r.squeeze(ax)
-    dt = x.dtype if x.dtype._cat == 2 else get_default_dtype()
+    dt = c.float_dtype(x)
     node = node_for(LogsumexpBackward0, x)
     out = make(r, dt, node)
     if node is not None:
@@ -651,9 +644,6 @@ def logsumexp(x: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
         node._saved.update(dim=dims, keepdim=keepdim)
         node.save_output("result", out)
     return out
-
-
-_ = float32
 
 
 # ---- vector norm ------------------------------------------------------------------------------
@@ -666,9 +656,8 @@ class LinalgVectorNormBackward0(Node):
     def backward(self, g: Any) -> Any:
         x, y = self.saved("self"), self.saved("result")
         p, dims = self._saved["ord"], self._saved["dim"]
-        if not self._saved["keepdim"] and x.shape:
-            g = c.reshape(g, _keepdim_shape(x.shape, dims))
-            y = c.reshape(y, _keepdim_shape(x.shape, dims))
+        if x.shape:
+            g, y = _unreduce(self._saved["keepdim"], x.shape, dims, g, y)
         if p == 0:
             return c.zeros_like_data(x)
         if p == 1:
@@ -676,10 +665,10 @@ class LinalgVectorNormBackward0(Node):
         if p == 2:
             return c.where(y == 0, 0.0, g * x / y)
         if p == float("inf") or p == float("-inf"):
-            mask = (c.abs_(x) == y) * 1.0
+            mask = (c.absolute(x) == y) * 1.0
             return g * c.sign(x) * mask / c.sum_keep(mask, dims)
         scale = c.where(y == 0, 0.0, g / y ** (p - 1))
-        return scale * x * c.abs_(x) ** (p - 2)
+        return scale * x * c.absolute(x) ** (p - 2)
 
 
 def norm(x: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,

@@ -13,8 +13,11 @@ import numpy as np
 
 from .._dtype import int64
 from . import common as c
-from .common import Node, Tensor, make, node_for, norm_dims
-from .reduce import sort_type, topk_type
+from .common import Node, Tensor, make, node_for, norm_dim
+from .gather import scatter
+from .reduce import _return_type
+
+sort_type, topk_type = _return_type("sort"), _return_type("topk")
 
 
 def _order(a: np.ndarray, d: int, descending: bool) -> np.ndarray:
@@ -37,8 +40,6 @@ class SortBackward0(Node):
             return g
         idx = self.saved("indices")
         if isinstance(g, Tensor):
-            from .gather import scatter
-
             zeros = make(np.zeros(shape, dtype=g.dtype.np), g.dtype, None)
             return scatter(zeros, d, idx, g)
         out = np.zeros(shape, dtype=g.dtype)
@@ -50,15 +51,16 @@ class TopkBackward0(SortBackward0):
     """values = topk(x, k, dim);  dx = zeros with g put back at the chosen positions"""
 
 
-def _select(x: Tensor, dim: int, order: np.ndarray | None, cls: type[Node], ret: type,
-            k: int | None = None) -> Any:
+def _values_and_indices(x: Tensor, dim: int, order: np.ndarray | None, cls: type[Node],
+                        ret: type, k: int | None = None) -> Any:
+    """``ret(values, indices)``: x's elements in ``order`` along ``dim`` (its first ``k``)."""
     data = x._data
     if data.ndim == 0:
         idx = np.zeros((), dtype=np.int64)
         vals = data.copy()
         d = 0
     else:
-        d = norm_dims(dim, data.ndim)[0]
+        d = norm_dim(dim, data.ndim)
         idx = order if k is None else np.take(order, np.arange(k), axis=d)
         vals = np.take_along_axis(data, idx, d)
     node = node_for(cls, x)
@@ -75,22 +77,23 @@ def sort(x: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = F
     """(values, indices) sorted along ``dim``."""
     data = c.unary_data(x, "sort")
     if data.ndim == 0:
-        return _select(x, dim, None, SortBackward0, sort_type)
-    d = norm_dims(dim, data.ndim)[0]
-    return _select(x, dim, _order(data, d, descending), SortBackward0, sort_type)
+        return _values_and_indices(x, dim, None, SortBackward0, sort_type)
+    d = norm_dim(dim, data.ndim)
+    return _values_and_indices(x, dim, _order(data, d, descending), SortBackward0, sort_type)
 
 
 def argsort(x: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
+    """The indices that sort ``x`` along ``dim``."""
     return sort(x, dim, descending, stable=stable).indices
 
 
 def topk(x: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
     """(values, indices) of the ``k`` largest (or smallest) elements along ``dim``."""
     data = c.unary_data(x, "topk")
-    size = data.shape[norm_dims(dim, data.ndim)[0]] if data.ndim else 1
+    size = data.shape[norm_dim(dim, data.ndim)] if data.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
     if data.ndim == 0:
-        return _select(x, dim, None, TopkBackward0, topk_type)
-    d = norm_dims(dim, data.ndim)[0]
-    return _select(x, dim, _order(data, d, largest), TopkBackward0, topk_type, k)
+        return _values_and_indices(x, dim, None, TopkBackward0, topk_type)
+    d = norm_dim(dim, data.ndim)
+    return _values_and_indices(x, dim, _order(data, d, largest), TopkBackward0, topk_type, k)

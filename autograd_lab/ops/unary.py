@@ -6,11 +6,14 @@ from typing import Any
 
 import numpy as np
 
+from .._messages import scalar_name
 from . import common as c
-from .common import Node, Tensor, float_dtype, make, node_for, unary_data
+from .binary import mul_scalar
+from .common import Node, Tensor, _with_scalar, float_dtype, make, node_for, unary_data
 
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
+_LN2, _LN10 = 0.6931471805599453, 2.302585092994046
 
 
 def _f64(fn: Any) -> Any:
@@ -50,6 +53,7 @@ class NegBackward0(Node):
 
 
 def neg(x: Tensor) -> Tensor:
+    """-x."""
     data = unary_data(x, "neg")
     if x.dtype._cat == 0:
         raise RuntimeError(
@@ -69,6 +73,7 @@ class ExpBackward0(Node):
 
 
 def exp(x: Tensor) -> Tensor:
+    """e^x."""
     return _float_op(ExpBackward0, _f64(np.exp), x, "exp", "result")
 
 
@@ -82,6 +87,7 @@ class LogBackward0(Node):
 
 
 def log(x: Tensor) -> Tensor:
+    """The natural logarithm."""
     return _float_op(LogBackward0, _f64(np.log), x, "log", "self")
 
 
@@ -95,6 +101,7 @@ class SinBackward0(Node):
 
 
 def sin(x: Tensor) -> Tensor:
+    """sin(x)."""
     return _float_op(SinBackward0, _f64(np.sin), x, "sin", "self")
 
 
@@ -108,6 +115,7 @@ class CosBackward0(Node):
 
 
 def cos(x: Tensor) -> Tensor:
+    """cos(x)."""
     return _float_op(CosBackward0, _f64(np.cos), x, "cos", "self")
 
 
@@ -122,11 +130,12 @@ class TanhBackward0(Node):
 
 
 def tanh(x: Tensor) -> Tensor:
+    """tanh(x)."""
     return _float_op(TanhBackward0, _f64(np.tanh), x, "tanh", "result")
 
 
 def _sigmoid(a: np.ndarray) -> np.ndarray:
-    # torch's formula: exp(-a) overflows to inf for very negative a, giving exactly 0
+    """torch's formula: exp(-a) overflows to inf for very negative a, giving exactly 0."""
     one = a.dtype.type(1)
     return one / (one + _f64(np.exp)(-a))
 
@@ -142,6 +151,7 @@ class SigmoidBackward0(Node):
 
 
 def sigmoid(x: Tensor) -> Tensor:
+    """1 / (1 + e^-x)."""
     return _float_op(SigmoidBackward0, _sigmoid, x, "sigmoid", "result")
 
 
@@ -159,6 +169,7 @@ class ReluBackward0(Node):
 
 
 def relu(x: Tensor) -> Tensor:
+    """max(x, 0)."""
     data = unary_data(x, "relu")
     if x.dtype._cat == 0:
         raise RuntimeError("Boolean inputs not supported for relu")
@@ -183,6 +194,7 @@ class AbsBackward0(Node):
 
 
 def abs(x: Tensor) -> Tensor:  # noqa: A001
+    """|x|."""
     data = unary_data(x, "abs")
     if x.dtype._cat == 0:
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
@@ -201,14 +213,12 @@ class SqrtBackward0(Node):
     def backward(self, g: Any) -> Any:
         y = self.saved("result")
         if isinstance(y, Tensor):  # torch's graph: grad / (2 * result), a MulBackward1
-            from .nn_ops import mul_scalar
-
             return g / mul_scalar(y, 2)
         return g / (2 * y)
 
 
-
 def sqrt(x: Tensor) -> Tensor:
+    """The square root."""
     return _float_op(SqrtBackward0, np.sqrt, x, "sqrt", "result")
 
 
@@ -223,6 +233,7 @@ class RsqrtBackward0(Node):
 
 
 def rsqrt(x: Tensor) -> Tensor:
+    """1 / sqrt(x)."""
     return _float_op(RsqrtBackward0, lambda a: 1 / np.sqrt(a), x, "rsqrt", "result")
 
 
@@ -237,6 +248,7 @@ class ReciprocalBackward0(Node):
 
 
 def reciprocal(x: Tensor) -> Tensor:
+    """1 / x."""
     return _float_op(ReciprocalBackward0, np.reciprocal, x, "reciprocal", "result")
 
 
@@ -248,11 +260,11 @@ class SignBackward0(Node):
 
 
 def sign(x: Tensor) -> Tensor:
+    """-1, 0 or 1 by the sign of x (0 for nan)."""
     data = unary_data(x, "sign")
     if x.dtype._cat == 0:
         return make(data.copy(), x.dtype, None)
     return make(c.sign(data), x.dtype, node_for(SignBackward0, x))
-
 
 
 class Log2Backward0(Node):
@@ -261,10 +273,11 @@ class Log2Backward0(Node):
     saved_names = ("self",)
 
     def backward(self, g: Any) -> Any:
-        return g / (self.saved("self") * 0.6931471805599453)
+        return g / (self.saved("self") * _LN2)
 
 
 def log2(x: Tensor) -> Tensor:
+    """The base-2 logarithm."""
     return _float_op(Log2Backward0, _f64(np.log2), x, "log2", "self")
 
 
@@ -278,6 +291,7 @@ class Log1PBackward0(Node):
 
 
 def log1p(x: Tensor) -> Tensor:
+    """log(1 + x), accurate near 0."""
     return _float_op(Log1PBackward0, _f64(np.log1p), x, "log1p", "self")
 
 
@@ -291,6 +305,7 @@ class Expm1Backward0(Node):
 
 
 def expm1(x: Tensor) -> Tensor:
+    """e^x - 1, accurate near 0."""
     return _float_op(Expm1Backward0, _f64(np.expm1), x, "expm1", "result")
 
 
@@ -305,6 +320,7 @@ class TanBackward0(Node):
 
 
 def tan(x: Tensor) -> Tensor:
+    """tan(x)."""
     return _float_op(TanBackward0, _f64(np.tan), x, "tan", "result")
 
 
@@ -319,12 +335,9 @@ class PowBackward0(Node):
             return c.zeros_like_data(g)
         x = self.saved("self")
         if isinstance(x, Tensor):  # torch's graph: grad * (p * x.pow(p - 1)), a MulBackward1
-            from .nn_ops import mul_scalar
-
             return g * mul_scalar(x ** (p - 1), p)
         # torch: grad * (p * x.pow(p - 1)), that pow computed as the forward computes it
         return g * (p * (_pow_data(x, p - 1) if x.dtype is _F32 else x ** (p - 1)))
-
 
 
 def _pow_data(a: np.ndarray, p: Any) -> np.ndarray:
@@ -349,12 +362,9 @@ def _pow_data(a: np.ndarray, p: Any) -> np.ndarray:
 
 def pow_scalar(x: Tensor, p: float) -> Tensor:
     """x ** p for a Python number p."""
-    from .common import _with_scalar
-
     data = unary_data(x, "pow")
     c._check_scalar(p, "pow")
     dt = _with_scalar(x.dtype, p)
-
     if x.dtype._cat == 1 and isinstance(p, int) and p < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     node = node_for(PowBackward0, x)
@@ -391,6 +401,7 @@ class ClampMaxBackward0(ClampBackward1):
 
 def clamp(x: Tensor, min: float | None = None, max: float | None = None,  # noqa: A002
           *, _cls: type[Node] = ClampBackward1) -> Tensor:
+    """x limited to [min, max] (either bound may be None)."""
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         from .binary import clamp_tensor
 
@@ -403,8 +414,6 @@ def clamp(x: Tensor, min: float | None = None, max: float | None = None,  # noqa
         out_data = np.maximum(out_data, min)
     if max is not None:
         out_data = np.minimum(out_data, max)
-    from .common import _with_scalar
-
     dt = x.dtype
     for b in (min, max):
         if b is not None:
@@ -418,14 +427,17 @@ def clamp(x: Tensor, min: float | None = None, max: float | None = None,  # noqa
 
 
 def clamp_min(x: Tensor, min: float) -> Tensor:  # noqa: A002
+    """max(x, min)."""
     return clamp(x, min, None, _cls=ClampMinBackward0)
 
 
 def clamp_max(x: Tensor, max: float) -> Tensor:  # noqa: A002
+    """min(x, max)."""
     return clamp(x, None, max, _cls=ClampMaxBackward0)
 
 
 def square(x: Tensor) -> Tensor:
+    """x * x."""
     return pow_scalar(x, 2)
 
 
@@ -434,9 +446,6 @@ def square(x: Tensor) -> Tensor:
 def _call(x: Any, name: str, np_fn: Any) -> Any:
     """``x.<name>()`` on a Tensor (create_graph), ``np_fn(x)`` on an array."""
     return getattr(x, name)() if isinstance(x, Tensor) else np_fn(x)
-
-
-_LN2, _LN10 = 0.6931471805599453, 2.302585092994046
 
 
 class Exp2Backward0(Node):
@@ -449,6 +458,7 @@ class Exp2Backward0(Node):
 
 
 def exp2(x: Tensor) -> Tensor:
+    """2^x."""
     return _float_op(Exp2Backward0, _f64(np.exp2), x, "exp2", "result")
 
 
@@ -462,6 +472,7 @@ class Log10Backward0(Node):
 
 
 def log10(x: Tensor) -> Tensor:
+    """The base-10 logarithm."""
     return _float_op(Log10Backward0, _f64(np.log10), x, "log10", "self")
 
 
@@ -475,6 +486,7 @@ class SinhBackward0(Node):
 
 
 def sinh(x: Tensor) -> Tensor:
+    """sinh(x)."""
     return _float_op(SinhBackward0, _f64(np.sinh), x, "sinh", "self")
 
 
@@ -488,6 +500,7 @@ class CoshBackward0(Node):
 
 
 def cosh(x: Tensor) -> Tensor:
+    """cosh(x)."""
     return _float_op(CoshBackward0, _f64(np.cosh), x, "cosh", "self")
 
 
@@ -502,6 +515,7 @@ class AsinBackward0(Node):
 
 
 def asin(x: Tensor) -> Tensor:
+    """arcsin(x)."""
     return _float_op(AsinBackward0, _f64(np.arcsin), x, "asin", "self")
 
 
@@ -516,6 +530,7 @@ class AcosBackward0(Node):
 
 
 def acos(x: Tensor) -> Tensor:
+    """arccos(x)."""
     return _float_op(AcosBackward0, _f64(np.arccos), x, "acos", "self")
 
 
@@ -530,6 +545,7 @@ class AtanBackward0(Node):
 
 
 def atan(x: Tensor) -> Tensor:
+    """arctan(x)."""
     return _float_op(AtanBackward0, _f64(np.arctan), x, "atan", "self")
 
 
@@ -561,6 +577,7 @@ class TruncBackward0(FloorBackward0):
 
 
 def _rounding(cls: type[Node], fn: Any, x: Tensor, name: str) -> Tensor:
+    """``fn(x)`` for a rounding function (on integers: a copy, with no node)."""
     data = unary_data(x, name)
     if x.dtype._cat < 2:  # integers are already whole: a copy, as torch
         if x.dtype._cat == 0:
@@ -570,24 +587,26 @@ def _rounding(cls: type[Node], fn: Any, x: Tensor, name: str) -> Tensor:
 
 
 def floor(x: Tensor) -> Tensor:
+    """The largest integer <= x."""
     return _rounding(FloorBackward0, np.floor, x, "floor")
 
 
 def ceil(x: Tensor) -> Tensor:
+    """The smallest integer >= x."""
     return _rounding(CeilBackward0, np.ceil, x, "ceil")
 
 
 def trunc(x: Tensor) -> Tensor:
+    """x rounded toward zero."""
     return _rounding(TruncBackward0, np.trunc, x, "trunc")
 
 
 def round(x: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
+    """x rounded half to even (to ``decimals`` decimal places)."""
     if decimals == 0:
         return _rounding(RoundBackward0, np.rint, x, "round")
     if x.dtype._cat < 2:
-        from .reduce import _scalar_name
-
-        raise NotImplementedError(f"\"round_cpu\" not implemented for '{_scalar_name(x.dtype)}'")
+        raise NotImplementedError(f"\"round_cpu\" not implemented for '{scalar_name(x.dtype)}'")
     ten = x.dtype.np.type(10.0) ** (decimals if decimals > 0 else -decimals)
     data = unary_data(x, "round")
     out = np.rint(data * ten) / ten if decimals > 0 else np.rint(data / ten) * ten

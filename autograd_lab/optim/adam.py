@@ -17,18 +17,22 @@ from typing import Any, Callable
 import numpy as np
 
 from .._dtype import float32, float64, get_default_dtype
-from ..grad_mode import enable_grad
 from ..tensor import _make
-from .optimizer import Optimizer, _fma, _no_grad_step
+from .optimizer import Optimizer, _closure_loss, _fma, _no_grad_step
 
 __all__ = ["Adam", "AdamW"]
 
 
 def _zeros_like(p: Any) -> Any:
+    """A zero state tensor shaped like parameter ``p``."""
     return _make(np.zeros(p._data.shape, dtype=p.dtype.np), p.dtype, None)
 
 
 class Adam(Optimizer):
+    """Adam (AdamW with ``decoupled_weight_decay``); the update is in the module docstring."""
+
+    _group_fallbacks = {"amsgrad": False, "maximize": False, "decoupled_weight_decay": False}
+
     def __init__(self, params: Any, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *,
                  foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
@@ -50,20 +54,10 @@ class Adam(Optimizer):
                         decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("amsgrad", False)
-            group.setdefault("maximize", False)
-            group.setdefault("decoupled_weight_decay", False)
-
     @_no_grad_step
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """One Adam update of every parameter that has a gradient."""
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
         step_dt = float64 if get_default_dtype() is float64 else float32
         for group in self.param_groups:
             lr, (beta1, beta2) = group["lr"], group["betas"]
@@ -86,6 +80,7 @@ class Adam(Optimizer):
     @staticmethod
     def _update(p: Any, state: dict, lr: float, beta1: float, beta2: float, eps: float,
                 wd: float, amsgrad: bool, maximize: bool, decoupled: bool) -> None:
+        """One parameter's update, in torch's operation order."""
         x = p._data
         f = x.dtype.type  # hyper-parameters enter the kernels in the tensor's dtype
         g = -p._grad._data if maximize else p._grad._data

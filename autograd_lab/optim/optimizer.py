@@ -11,8 +11,8 @@ from typing import Any, Callable
 import numpy as np
 
 from .._fma import fma32, fma64
-from ..grad_mode import STATE
-from ..tensor import Tensor
+from ..grad_mode import STATE, enable_grad
+from ..tensor import Tensor, typename
 
 __all__ = ["Optimizer", "required"]
 
@@ -25,14 +25,6 @@ class _RequiredParameter:
 
 
 required = _RequiredParameter()
-
-
-def _typename(obj: Any) -> str:
-    if isinstance(obj, Tensor):
-        return obj.type()
-    cls = type(obj)
-    module = cls.__module__ or ""
-    return cls.__qualname__ if module in ("", "builtins") else f"{module}.{cls.__qualname__}"
 
 
 def _no_grad_step(step: Callable) -> Callable:
@@ -50,16 +42,26 @@ def _no_grad_step(step: Callable) -> Callable:
     return wrapper
 
 
+def _closure_loss(closure: Callable[[], Any] | None) -> Any:
+    """The loss ``closure()`` recomputes (with grad mode on: it calls backward), or None."""
+    if closure is None:
+        return None
+    with enable_grad():
+        return closure()
+
+
 class Optimizer:
     """Base class: holds ``param_groups`` (dicts with ``params`` and hyper-parameters),
     ``defaults`` and ``state`` (a dict per parameter, e.g. momentum buffers)."""
+
+    _group_fallbacks: dict[str, Any] = {}  # group entries that states pickled earlier may lack
 
     def __init__(self, params: Any, defaults: dict[str, Any]) -> None:
         self.defaults = defaults
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be an iterable of Tensors or "
-                "dicts, but got " + _typename(params)
+                "dicts, but got " + typename(params)
             )
         self.state: defaultdict = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
@@ -77,6 +79,9 @@ class Optimizer:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        for group in self.param_groups:
+            for key, value in self._group_fallbacks.items():
+                group.setdefault(key, value)
 
     def __repr__(self) -> str:
         s = self.__class__.__name__ + " ("
@@ -113,7 +118,7 @@ class Optimizer:
         for param in param_group["params"]:
             if not isinstance(param, Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
-                                + _typename(param))
+                                + typename(param))
             if not self.defaults.get("differentiable", None) and not (
                     param.is_leaf or param.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
@@ -162,6 +167,7 @@ class Optimizer:
                     g._vc[0] += 1
 
     def step(self, closure: Callable | None = None) -> Any:
+        """Update every parameter from its ``.grad`` (each optimizer defines it)."""
         raise NotImplementedError
 
     # ---- state dict -------------------------------------------------------------------

@@ -19,14 +19,17 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..grad_mode import enable_grad
 from ..tensor import Tensor, _make
-from .optimizer import Optimizer, _no_grad_step
+from .optimizer import Optimizer, _closure_loss, _no_grad_step
 
 __all__ = ["SGD"]
 
 
 class SGD(Optimizer):
+    """Stochastic gradient descent (the update is in the module docstring)."""
+
+    _group_fallbacks = {"nesterov": False, "maximize": False}
+
     def __init__(self, params: Any, lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
                  weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False,
                  foreach: bool | None = None, differentiable: bool = False,
@@ -44,19 +47,10 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
-
     @_no_grad_step
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """One update of every parameter that has a gradient."""
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
+        loss = _closure_loss(closure)
         for group in self.param_groups:
             lr, momentum = group["lr"], group["momentum"]
             wd, dampening = group["weight_decay"], group["dampening"]

@@ -8,7 +8,7 @@ the first render (``pipe``/``render``, which is also what Jupyter's display call
 from __future__ import annotations
 
 import shutil
-from typing import Any
+from typing import Any, Callable
 
 import graphviz
 
@@ -42,22 +42,21 @@ class AutogradDigraph(graphviz.Digraph):
     """A ``graphviz.Digraph`` whose renders explain how to install ``dot`` when it is missing."""
 
     def pipe(self, *args: Any, **kwargs: Any) -> Any:
-        require_dot()
-        try:
-            return super().pipe(*args, **kwargs)
-        except graphviz.ExecutableNotFound as e:
-            if isinstance(e, GraphvizNotFoundError):
-                raise
-            raise GraphvizNotFoundError() from e
+        return _run_dot(super().pipe, *args, **kwargs)
 
     def render(self, *args: Any, **kwargs: Any) -> Any:
-        require_dot()
-        try:
-            return super().render(*args, **kwargs)
-        except graphviz.ExecutableNotFound as e:
-            if isinstance(e, GraphvizNotFoundError):
-                raise
-            raise GraphvizNotFoundError() from e
+        return _run_dot(super().render, *args, **kwargs)
+
+
+def _run_dot(method: Callable, *args: Any, **kwargs: Any) -> Any:
+    """``method(...)`` (a render through ``dot``), with our error when ``dot`` is missing."""
+    require_dot()
+    try:
+        return method(*args, **kwargs)
+    except graphviz.ExecutableNotFound as e:
+        if isinstance(e, GraphvizNotFoundError):
+            raise
+        raise GraphvizNotFoundError() from e
 
 
 def to_svg(dot: graphviz.Digraph) -> str:

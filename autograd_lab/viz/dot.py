@@ -108,6 +108,7 @@ class GraphSpec:
         return None
 
     def tensor_label(self, t: Tensor, default: str = "") -> str:
+        """The label given to tensor ``t`` (``default`` if none)."""
         return self.labels.get(id(t), default)
 
 

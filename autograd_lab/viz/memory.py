@@ -13,7 +13,9 @@ prints on each node. matplotlib is imported only when plotting.
 
 from __future__ import annotations
 
+import functools
 import gc
+import io
 import os
 import sys
 from dataclasses import dataclass, field
@@ -64,26 +66,27 @@ class MemoryTrace:
 
     @property
     def values(self) -> list[int]:
+        """Bytes allocated at each sample."""
         return [s.bytes for s in self.samples]
 
     @property
     def labels(self) -> list[str]:
+        """The label of each sample."""
         return [s.label for s in self.samples]
 
     @property
     def peak(self) -> int:
+        """The most bytes allocated at any sample."""
         return max(self.values)
 
     def add(self, phase: str, label: str) -> None:
+        """Sample ``memory_allocated()`` now."""
         self.samples.append(MemorySample(phase, label, memory_allocated()))
 
     def plot(self, ax: Any = None, title: str | None = None) -> Any:
         """Draw the timeline on ``ax`` (a new figure when None); returns the Axes."""
         if ax is None:
-            import matplotlib.pyplot  # noqa: F401  (sets up inline display in a notebook)
-            from matplotlib.figure import Figure
-
-            ax = Figure(figsize=(min(14.0, max(6.0, 0.28 * len(self.samples))), 3.6)).add_subplot()
+            ax = _figure(figsize=(min(14.0, max(6.0, 0.28 * len(self.samples))), 3.6)).add_subplot()
         xs = range(len(self.samples))
         ys = [v / 1024 for v in self.values]
         for phase, color in (("forward", "#dbe9f6"), ("backward", "#fde3c8")):
@@ -152,6 +155,25 @@ class _BackwardSampler(engine.Listener):
         self.trace.add("backward", "end")
 
 
+@functools.cache
+def _inline_figure_class() -> type:
+    from matplotlib.figure import Figure
+
+    class InlineFigure(Figure):
+        """A Figure that shows itself as an image in Jupyter, whatever the backend."""
+
+        def _repr_png_(self) -> bytes:
+            buf = io.BytesIO()
+            self.savefig(buf, format="png", dpi=100)
+            return buf.getvalue()
+
+    return InlineFigure
+
+
+def _figure(**kwargs: Any) -> Any:
+    return _inline_figure_class()(**kwargs)
+
+
 def trace_memory(fn: Callable[[], Tensor], *, retain_graph: bool = False,
                  gradient: Tensor | None = None) -> MemoryTrace:
     """Run ``out = fn()`` then ``out.backward(gradient, retain_graph)``, sampling memory.
@@ -189,14 +211,11 @@ def memory_timeline(fn: Callable[[], Tensor], *, gradient: Tensor | None = None,
     Returns a matplotlib ``Figure`` (it displays inline in Jupyter). ``traces`` lets you
     pass two traces recorded already (default, retained).
     """
-    import matplotlib.pyplot  # noqa: F401  (in a notebook this sets up inline display of Figures)
-    from matplotlib.figure import Figure
-
     if traces is None:
         traces = (trace_memory(fn, gradient=gradient),
                   trace_memory(fn, gradient=gradient, retain_graph=True))
     n = max(len(t.samples) for t in traces)
-    fig = Figure(figsize=(min(16.0, max(10.0, 0.5 * n)), 4.6), layout="constrained")
+    fig = _figure(figsize=(min(16.0, max(10.0, 0.5 * n)), 4.6), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     for ax, trace in zip(axes, traces):
         trace.plot(ax)

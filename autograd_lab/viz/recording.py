@@ -56,6 +56,7 @@ class Frame:
 
     @property
     def node(self) -> Node | None:
+        """The node this frame is about, or None."""
         if self.kind in ("node", "edge", "free", "error"):
             return self.args[0]
         if self.kind == "begin":
@@ -171,6 +172,7 @@ class Recording:
         return rows
 
     def name_of(self, t: Tensor) -> str:
+        """The name a tensor is shown by in this recording."""
         for r, name, _ in self.rows:
             if r is t:
                 return name
@@ -430,6 +432,7 @@ class Recording:
         return out
 
     def caption_html(self, i: int) -> str:
+        """Frame ``i``'s caption as HTML."""
         f = self._check(i)
         color = "#b71c1c" if f.kind == "error" else "#111"
         size = "20px" if self.presenter else "14px"
@@ -448,6 +451,7 @@ class Recording:
 
     @property
     def canvas(self) -> SvgCanvas:
+        """The rendered graph, ready to be restyled for each frame."""
         if self._canvas is None:
             self._canvas = SvgCanvas(self.svg, self._scope, self.presenter)
         return self._canvas

@@ -97,12 +97,15 @@ class BackwardStepper(widgets.VBox):
         self.slider.value = max(0, min(len(self.recording) - 1, int(i)))
 
     def next(self) -> None:
+        """Show the next step."""
         self.go(self.step + 1)
 
     def prev(self) -> None:
+        """Show the previous step."""
         self.go(self.step - 1)
 
     def reset(self) -> None:
+        """Stop playing and go back to the first step."""
         self.play.playing = False
         self.go(0)
 

@@ -35,6 +35,7 @@ class StaleSaved:
     error_type: str = "RuntimeError"
 
     def describe(self) -> str:
+        """One line: which saved tensor, saved at which version, now at which."""
         return (f"{node_title(self.node)}._saved_{self.name}: saved at version "
                 f"{self.saved_version}, now version {self.current_version}")
 
@@ -48,6 +49,7 @@ class VersionView:
 
     @property
     def dot(self) -> AutogradDigraph:
+        """The Graphviz graph."""
         return self.spec.dot
 
     @property
@@ -56,6 +58,7 @@ class VersionView:
         return self.stale[0].error if self.stale else None
 
     def svg(self) -> str:
+        """The graph rendered as SVG text."""
         return to_svg(self.dot)
 
     def __repr__(self) -> str:

@@ -2470,3 +2470,26 @@ g = torch.manual_seed(0)
 print(repr(g))
 result = type(g).__name__
 """)
+
+case("scalar_factor_is_saved_and_freed", """
+x = torch.tensor([1., 2.], requires_grad=True)
+y = (x * 3).sum()
+y.backward()
+print(x.grad)
+y.backward()
+""")
+
+case("scalar_divisor_is_saved_and_freed", """
+x = torch.tensor([1., 2.], requires_grad=True)
+y = (x / 2).sum()
+y.backward()
+print(y.grad_fn.next_functions[0][0]._saved_other)
+""")
+
+case("cat_promotes_over_every_tensor", """
+a = torch.tensor([1, 2])
+b = torch.tensor([0.5], dtype=torch.float64)
+c = torch.tensor([1.5])
+print(torch.cat([a, b, c]), torch.stack([c, c.double()]).dtype)
+result = torch.cat([a, c, b])
+""")

@@ -24,11 +24,15 @@ class ReLU(Module):
 
 
 class Tanh(Module):
+    """tanh(x), element-wise."""
+
     def forward(self, input: Tensor) -> Tensor:
         return F.tanh(input)
 
 
 class Sigmoid(Module):
+    """1 / (1 + exp(-x)), element-wise."""
+
     def forward(self, input: Tensor) -> Tensor:
         return F.sigmoid(input)
 

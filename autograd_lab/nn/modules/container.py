@@ -13,13 +13,28 @@ __all__ = ["ModuleList", "Sequential"]
 
 
 def _index(idx: Any, size: int) -> int:
+    """``idx`` as a non-negative position among ``size`` modules."""
     idx = operator.index(idx)
     if not -size <= idx < size:
         raise IndexError(f"index {idx} is out of range")
     return idx % size
 
 
-class Sequential(Module):
+class _Indexed(Module):
+    """What both containers share: length, iteration, and keys renumbered after a delete."""
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def _renumber(self) -> None:
+        """Re-key the modules 0, 1, ... (torch keeps the numbering after ``del seq[i]``)."""
+        self.__dict__["_modules"] = {str(i): m for i, m in enumerate(self._modules.values())}
+
+
+class Sequential(_Indexed):
     """``Sequential(m1, m2, ...)(x) == m2(m1(x))``; also built from an OrderedDict."""
 
     def __init__(self, *args: Any) -> None:
@@ -32,6 +47,7 @@ class Sequential(Module):
                 self.add_module(str(idx), module)
 
     def _get_item_by_idx(self, iterator: Iterable, idx: int) -> Any:
+        """The ``idx``-th item of ``iterator`` (a view of the modules' keys or values)."""
         size = len(self)
         idx = _index(idx, size)
         return next(islice(iterator, idx, None))
@@ -52,26 +68,21 @@ class Sequential(Module):
         else:
             key = self._get_item_by_idx(self._modules.keys(), idx)
             delattr(self, key)
-        # keep the numbering: re-key the remaining modules 0, 1, ...
-        str_indices = [str(i) for i in range(len(self._modules))]
-        self.__dict__["_modules"] = dict(zip(str_indices, self._modules.values()))
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
+        self._renumber()
 
     def append(self, module: Module) -> Sequential:
+        """Add ``module`` at the end."""
         self.add_module(str(len(self)), module)
         return self
 
     def extend(self, sequential: Iterable[Module]) -> Sequential:
+        """Append each module of ``sequential``."""
         for layer in sequential:
             self.append(layer)
         return self
 
     def insert(self, index: int, module: Module) -> Sequential:
+        """Put ``module`` at position ``index``, shifting the later ones."""
         if not isinstance(module, Module):
             raise AssertionError(f"module should be of type: {Module}")
         n = len(self._modules)
@@ -85,12 +96,13 @@ class Sequential(Module):
         return self
 
     def forward(self, input: Any) -> Any:
+        """Each module applied in turn."""
         for module in self:
             input = module(input)
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_Indexed):
     """A list of modules, registered (so their parameters are found); no ``forward``."""
 
     def __init__(self, modules: Iterable[Module] | None = None) -> None:
@@ -112,23 +124,18 @@ class ModuleList(Module):
                 delattr(self, str(k))
         else:
             delattr(self, str(_index(idx, len(self))))
-        str_indices = [str(i) for i in range(len(self._modules))]
-        self.__dict__["_modules"] = dict(zip(str_indices, self._modules.values()))
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
+        self._renumber()
 
     def __iadd__(self, modules: Iterable[Module]) -> ModuleList:
         return self.extend(modules)
 
     def append(self, module: Module) -> ModuleList:
+        """Add ``module`` at the end."""
         self.add_module(str(len(self)), module)
         return self
 
     def extend(self, modules: Iterable[Module]) -> ModuleList:
+        """Append each module of ``modules``."""
         if not hasattr(modules, "__iter__"):
             raise TypeError(
                 "ModuleList.extend should be called with an iterable, but got "
@@ -140,6 +147,7 @@ class ModuleList(Module):
         return self
 
     def insert(self, index: int, module: Module) -> None:
+        """Put ``module`` at position ``index``, shifting the later ones."""
         for i in range(len(self._modules), index, -1):
             self._modules[str(i)] = self._modules[str(i - 1)]
         self._modules[str(index)] = module

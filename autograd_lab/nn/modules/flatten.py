@@ -9,6 +9,8 @@ __all__ = ["Flatten"]
 
 
 class Flatten(Module):
+    """Flattens dims ``start_dim`` to ``end_dim`` (all but the batch dim by default)."""
+
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
         self.start_dim = start_dim

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..._dtype import get_default_dtype
 from ...factories import empty
-from ...ops.nn_ops import linear
+from ...ops.linalg import linear
 from ...tensor import Tensor
 from .. import init
 from ..parameter import Parameter
@@ -47,6 +47,7 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
+        """Re-draw the weight and bias as torch initialises them (Kaiming uniform)."""
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
             fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)

@@ -12,20 +12,13 @@ import itertools
 from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Iterator
 
+from ..._dtype import float16, float32, float64
+from ...factories import device
 from ...grad_mode import no_grad
-from ...tensor import Tensor
+from ...tensor import Tensor, typename
 from ..parameter import Buffer, Parameter
 
 __all__ = ["Module"]
-
-
-def _typename(obj: Any) -> str:
-    """``torch.typename``: ``torch.FloatTensor`` for a tensor, else the qualified class name."""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    cls = type(obj)
-    module = cls.__module__ or ""
-    return cls.__qualname__ if module in ("", "builtins") else f"{module}.{cls.__qualname__}"
 
 
 def _addindent(s_: str, num_spaces: int) -> str:
@@ -59,6 +52,7 @@ class RemovableHandle:
         self.id = next(RemovableHandle._next_id)
 
     def remove(self) -> None:
+        """Unregister the hook."""
         self.hooks_dict_ref.pop(self.id, None)
 
     def __enter__(self) -> RemovableHandle:
@@ -94,6 +88,7 @@ class Module:
     # ---- forward --------------------------------------------------------------------------
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """The computation of the module (subclasses define it)."""
         raise NotImplementedError(
             f'Module [{type(self).__name__}] is missing the required "forward" function'
         )
@@ -130,7 +125,7 @@ class Module:
 
     def _check_name(self, kind: str, name: Any, registry: dict) -> None:
         if not isinstance(name, str):
-            raise TypeError(f"{kind} name should be a string. Got {_typename(name)}")
+            raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
         if "." in name:
             raise KeyError(f'{kind} name can\'t contain "."')
         if name == "":
@@ -139,6 +134,7 @@ class Module:
             raise KeyError(f"attribute '{name}' already exists")
 
     def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Register ``param`` (or None) under ``name``."""
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
         self._check_name("parameter", name, self._parameters)
@@ -147,7 +143,7 @@ class Module:
             return
         if not isinstance(param, Parameter):
             raise TypeError(
-                f"cannot assign '{_typename(param)}' object to parameter '{name}' "
+                f"cannot assign '{typename(param)}' object to parameter '{name}' "
                 "(torch.nn.Parameter or None required)"
             )
         if param.grad_fn is not None:
@@ -159,12 +155,13 @@ class Module:
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Register a tensor that is state but not a parameter (e.g. running statistics)."""
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
         self._check_name("buffer", name, self._buffers)
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(
-                f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+                f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                 "(torch Tensor or None required)"
             )
         self._buffers[name] = tensor
@@ -174,8 +171,9 @@ class Module:
             self._non_persistent_buffers_set.add(name)
 
     def add_module(self, name: str, module: Module | None) -> None:
+        """Register a child module under ``name``."""
         if not isinstance(module, Module) and module is not None:
-            raise TypeError(f"{_typename(module)} is not a Module subclass")
+            raise TypeError(f"{typename(module)} is not a Module subclass")
         self._check_name("module", name, self._modules)
         self._modules[name] = module
 
@@ -202,7 +200,7 @@ class Module:
         if params is not None and name in params:
             if value is not None:
                 raise TypeError(
-                    f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                    f"cannot assign '{typename(value)}' as parameter '{name}' "
                     "(torch.nn.Parameter or None expected)"
                 )
             self.register_parameter(name, value)
@@ -217,7 +215,7 @@ class Module:
         if modules is not None and name in modules:
             if value is not None:
                 raise TypeError(
-                    f"cannot assign '{_typename(value)}' as child module '{name}' "
+                    f"cannot assign '{typename(value)}' as child module '{name}' "
                     "(torch.nn.Module or None expected)"
                 )
             modules[name] = value
@@ -226,7 +224,7 @@ class Module:
         if isinstance(value, Buffer) or (buffers is not None and name in buffers):
             if value is not None and not isinstance(value, (Tensor, Buffer)):
                 raise TypeError(
-                    f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                    f"cannot assign '{typename(value)}' as buffer '{name}' "
                     "(torch.nn.Buffer, torch.Tensor or None expected)"
                 )
             if isinstance(value, Buffer):
@@ -276,23 +274,28 @@ class Module:
 
     def named_parameters(self, prefix: str = "", recurse: bool = True,
                          remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """(name, parameter) pairs of this module and (with ``recurse``) its children."""
         return self._named_members(lambda m: m._parameters.items(), prefix, recurse,
                                    remove_duplicate)
 
     def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """The parameters of this module and (with ``recurse``) its children."""
         for _, p in self.named_parameters(recurse=recurse):
             yield p
 
     def named_buffers(self, prefix: str = "", recurse: bool = True,
                       remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        """(name, buffer) pairs of this module and (with ``recurse``) its children."""
         return self._named_members(lambda m: m._buffers.items(), prefix, recurse,
                                    remove_duplicate)
 
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        """The buffers of this module and (with ``recurse``) its children."""
         for _, b in self.named_buffers(recurse=recurse):
             yield b
 
     def named_children(self) -> Iterator[tuple[str, Module]]:
+        """(name, module) pairs of the direct children."""
         memo: set = set()
         for name, module in self._modules.items():
             if module is not None and id(module) not in memo:
@@ -300,11 +303,13 @@ class Module:
                 yield name, module
 
     def children(self) -> Iterator[Module]:
+        """The direct child modules."""
         for _, m in self.named_children():
             yield m
 
     def named_modules(self, memo: set | None = None, prefix: str = "",
                       remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
+        """(name, module) pairs of this module and all below it, each once."""
         if memo is None:
             memo = set()
         if id(self) in memo:
@@ -319,10 +324,12 @@ class Module:
             yield from module.named_modules(memo, sub, remove_duplicate)
 
     def modules(self) -> Iterator[Module]:
+        """This module and all below it, each once."""
         for _, m in self.named_modules():
             yield m
 
     def get_submodule(self, target: str) -> Module:
+        """The module at the dotted path ``target`` (``"0.linear"``)."""
         if target == "":
             return self
         mod: Module = self
@@ -335,6 +342,7 @@ class Module:
         return mod
 
     def get_parameter(self, target: str) -> Parameter:
+        """The parameter at the dotted path ``target``."""
         module_path, _, name = target.rpartition(".")
         mod = self.get_submodule(module_path)
         if not hasattr(mod, name):
@@ -354,6 +362,7 @@ class Module:
     # ---- modes and gradients ------------------------------------------------------------------
 
     def train(self, mode: bool = True) -> Module:
+        """Set training mode (``mode``) on this module and all below it."""
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
         self.training = mode
@@ -362,9 +371,11 @@ class Module:
         return self
 
     def eval(self) -> Module:
+        """``train(False)``."""
         return self.train(False)
 
     def requires_grad_(self, requires_grad: bool = True) -> Module:
+        """Set ``requires_grad`` on every parameter."""
         for p in self.parameters():
             p.requires_grad_(requires_grad)
         return self
@@ -404,8 +415,6 @@ class Module:
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """``to(dtype)`` converts floating-point parameters and buffers; devices: CPU only."""
-        from ...factories import device
-
         dtype = kwargs.get("dtype")
         for a in list(args) + [kwargs.get("device")]:
             if a is None:
@@ -426,24 +435,23 @@ class Module:
         return self._apply(lambda t: t.to(dtype) if t.dtype.is_floating_point else t)
 
     def double(self) -> Module:
-        from ..._dtype import float64
-
-        return self._apply(lambda t: t.to(float64) if t.dtype.is_floating_point else t)
+        """Cast floating-point parameters and buffers to float64."""
+        return self.to(float64)
 
     def float(self) -> Module:  # noqa: A003
-        from ..._dtype import float32
-
-        return self._apply(lambda t: t.to(float32) if t.dtype.is_floating_point else t)
+        """Cast floating-point parameters and buffers to float32."""
+        return self.to(float32)
 
     def half(self) -> Module:
-        from ..._dtype import float16
-
-        return self._apply(lambda t: t.to(float16) if t.dtype.is_floating_point else t)
+        """Cast floating-point parameters and buffers to float16."""
+        return self.to(float16)
 
     def cpu(self) -> Module:
+        """This module (everything is on the CPU already)."""
         return self
 
     def cuda(self, device: Any = None) -> Module:
+        """torch's error: there is no CUDA here."""
         raise AssertionError("Torch not compiled with CUDA enabled")
 
     # ---- state ---------------------------------------------------------------------------

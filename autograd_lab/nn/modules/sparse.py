@@ -6,6 +6,7 @@ from typing import Any
 
 from ..._dtype import get_default_dtype
 from ...factories import empty
+from ...grad_mode import no_grad
 from ...tensor import Tensor
 from .. import functional as F
 from .. import init
@@ -46,10 +47,9 @@ class Embedding(Module):
             self.weight = Parameter(_weight, requires_grad=not _freeze)
 
     def reset_parameters(self) -> None:
+        """Re-draw the weight from N(0, 1) (the padding row: zeros)."""
         init.normal_(self.weight)
         if self.padding_idx is not None:
-            from ...grad_mode import no_grad
-
             with no_grad():
                 self.weight[self.padding_idx].fill_(0)
 

@@ -24,6 +24,7 @@ GRAIN_SIZE = 32768  # torch reduces larger tensors in parallel chunks
 
 
 def _has_avx512() -> bool:
+    """Whether this CPU has the AVX512 flags torch's softmax kernels look for."""
     try:
         with open("/proc/cpuinfo") as f:
             flags = next((line for line in f if line.startswith("flags")), "").split()
@@ -80,6 +81,7 @@ def _seq_inner(x: np.ndarray) -> np.ndarray:
 
 
 def _ceil_log2(n: int) -> int:
+    """The smallest k with 2^k >= n."""
     return 0 if n <= 1 else (n - 1).bit_length()
 
 
@@ -188,6 +190,7 @@ def _iteration_order(shape: tuple, s_in: list, s_out: list) -> list[int]:
 
 
 def _coalesce(shape: list, s_in: list, s_out: list) -> tuple[list, list, list]:
+    """TensorIterator's ``coalesce_dimensions``: merge neighbouring dims that can be one."""
     prev = 0
     shape, s_in, s_out = list(shape), list(s_in), list(s_out)
     for d in range(1, len(shape)):
@@ -251,6 +254,13 @@ def torch_sum(a: np.ndarray, axes: tuple, keepdims: bool = False) -> Any:
             cols = a.reshape(nred, -1)
             out = _outer(cols, 4 * lanes if cols.shape[1] >= lanes else 4)
             return _keep(out.reshape(out_shape), shape, axes, keepdims)
+    return _keep(_iterated_sum(a, kept, out_shape, lanes), shape, axes, keepdims)
+
+
+def _iterated_sum(a: np.ndarray, kept: list[int], out_shape: tuple, lanes: int) -> np.ndarray:
+    """Any layout: TensorIterator's dimension order and coalescing, then the 2-d kernel on
+    each slab of the two innermost iteration dims."""
+    shape, itemsize = a.shape, a.dtype.itemsize
     result = np.zeros(out_shape, dtype=a.dtype)
     # output strides (bytes): contiguous over the kept dims, 0 on the reduced ones
     out_strides, acc = {}, itemsize
@@ -280,7 +290,7 @@ def torch_sum(a: np.ndarray, axes: tuple, keepdims: bool = False) -> Any:
             np.add.at(out_flat, idx, x)
         else:
             np.add.at(out_flat, idx[0], _reduce_slab(x, si, lanes, itemsize))
-    return _keep(result, shape, axes, keepdims)
+    return result
 
 
 def _out_index(it_shape: list, it_out: list, itemsize: int) -> np.ndarray:
@@ -294,6 +304,7 @@ def _out_index(it_shape: list, it_out: list, itemsize: int) -> np.ndarray:
 
 
 def _keep(out: np.ndarray, shape: tuple, axes: tuple, keepdims: bool) -> np.ndarray:
+    """``out`` with the reduced ``axes`` as size-1 dims when ``keepdims``."""
     if keepdims:
         return out.reshape(tuple(1 if d in axes else s for d, s in enumerate(shape)))
     return out
