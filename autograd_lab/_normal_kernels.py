@@ -92,6 +92,12 @@ class _Scratch:
         self.normals = np.empty((2, n), _F)  # cos and sin halves
 
 
+def _round_bits(bits: np.ndarray) -> None:
+    """Round float64 values (viewed as int64 ``bits``) to float32 precision, in place."""
+    np.add(bits, _ROUND_ADD, bits)
+    np.bitwise_and(bits, _ROUND_MASK, bits)
+
+
 def _minus_two_log(k: np.ndarray, s: _Scratch) -> np.ndarray:
     """``-2 * log256_ps(1 - (k & 0xffffff) / 2**24)`` for uint32 draws ``k`` (clobbered).
 
@@ -124,13 +130,11 @@ def _minus_two_log(k: np.ndarray, s: _Scratch) -> np.ndarray:
     # from zero; no result changes) -- except the last, which has ties that matter.
     mul(x64, _LOG_P64[0], buf)
     add(buf, _LOG_P64[1], buf)
-    add(bits, _ROUND_ADD, bits)
-    np.bitwise_and(bits, _ROUND_MASK, bits)
+    _round_bits(bits)
     for p in _LOG_P64[2:-1]:
         mul(buf, x64, buf)
         add(buf, p, buf)
-        add(bits, _ROUND_ADD, bits)
-        np.bitwise_and(bits, _ROUND_MASK, bits)
+        _round_bits(bits)
     mul(buf, x64, buf)
     add(buf, _LOG_P64[-1], buf)
     cp(y, buf)
@@ -146,9 +150,28 @@ def _minus_two_log(k: np.ndarray, s: _Scratch) -> np.ndarray:
     return y
 
 
+def _poly2(z64: np.ndarray, p0: float, pm1: float, m1: float, pm2: float, m2: float,
+           buf: np.ndarray) -> None:
+    """``buf = float32(((p0 z + c1) z + c2) z)`` for float32 values ``z`` held in float64.
+
+    Both polynomial steps stay in one binade, so adding then subtracting a magic constant
+    (``pm`` = c + m, then ``m``) rounds each to float32; the last product is rounded on its bits.
+    """
+    mul, add, sub = np.multiply, np.add, np.subtract
+    mul(z64, p0, buf)
+    add(buf, pm1, buf)
+    sub(buf, m1, buf)
+    mul(buf, z64, buf)
+    add(buf, pm2, buf)
+    sub(buf, m2, buf)
+    mul(buf, z64, buf)
+    bits = buf.view(np.int64)
+    _round_bits(bits)
+
+
 def _sincos(k: np.ndarray, s: _Scratch, cos: np.ndarray, sin: np.ndarray) -> None:
     """``sincos256_ps(2 pi (k & 0xffffff) / 2**24)`` for uint32 draws ``k`` (clobbered)."""
-    mul, add, sub, cp = np.multiply, np.add, np.subtract, np.copyto
+    mul, add, cp = np.multiply, np.add, np.copyto
     band, bxor, lsh, rsh = np.bitwise_and, np.bitwise_xor, np.left_shift, np.right_shift
     f4, f5, f6 = s.f[4:7]
     i0, i1, i2 = s.i
@@ -172,18 +195,8 @@ def _sincos(k: np.ndarray, s: _Scratch, cos: np.ndarray, sin: np.ndarray) -> Non
     cp(x64, x)
     mul(x, x, z)
     cp(z64, z)
-    # cosine polynomial: the first two steps stay in one binade, so they round by magic
-    # constants; y * z is rounded on the bits
-    mul(z64, _C_P0, buf)
-    add(buf, _PM_C1, buf)
-    sub(buf, _M_C1, buf)
-    mul(buf, z64, buf)
-    add(buf, _PM_C2, buf)
-    sub(buf, _M_C2, buf)
-    mul(buf, z64, buf)
-    bits = buf.view(np.int64)
-    add(bits, _ROUND_ADD, bits)
-    np.bitwise_and(bits, _ROUND_MASK, bits)
+    # cosine polynomial
+    _poly2(z64, _C_P0, _PM_C1, _M_C1, _PM_C2, _M_C2, buf)
     mul(buf, z64, buf)
     mul(z64, _MINUS_HALF, b2)
     add(buf, b2, buf)
@@ -191,15 +204,7 @@ def _sincos(k: np.ndarray, s: _Scratch, cos: np.ndarray, sin: np.ndarray) -> Non
     cp(yc, buf)  # fma(y, z, -z / 2)
     add(yc, _ONE, yc)
     # sine polynomial
-    mul(z64, _S_P0, buf)
-    add(buf, _PM_S1, buf)
-    sub(buf, _M_S1, buf)
-    mul(buf, z64, buf)
-    add(buf, _PM_S2, buf)
-    sub(buf, _M_S2, buf)
-    mul(buf, z64, buf)
-    add(bits, _ROUND_ADD, bits)
-    np.bitwise_and(bits, _ROUND_MASK, bits)
+    _poly2(z64, _S_P0, _PM_S1, _M_S1, _PM_S2, _M_S2, buf)
     mul(buf, x64, buf)
     add(buf, x64, buf)
     ys = f6
