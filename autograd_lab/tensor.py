@@ -406,12 +406,12 @@ def _dim(d: int, ndim: int) -> int:
 
 
 def _init(t: Tensor, arr: np.ndarray, dt: dtype, storage: Storage | None = None,
-          vc: Storage | None = None) -> None:
-    """Fill in a new (leaf) tensor's slots."""
+          vc: Storage | None = None, grad_fn: Any = None) -> None:
+    """Fill in a new tensor's slots (a leaf unless ``grad_fn`` is given)."""
     t._data = arr
     t.dtype = dt
-    t.grad_fn = None
-    t._rg = False
+    t.grad_fn = grad_fn
+    t._rg = grad_fn is not None
     if storage is None:
         storage = Storage(arr.nbytes)
     t._storage = storage
@@ -420,16 +420,9 @@ def _init(t: Tensor, arr: np.ndarray, dt: dtype, storage: Storage | None = None,
 
 def _make(data: np.ndarray, dt: dtype, grad_fn: Any, storage: Storage | None = None,
           vc: Storage | None = None) -> Tensor:
-    """A new Tensor around ``data`` (the fast constructor every op uses)."""
+    """A new Tensor around ``data`` (ops.common.make inlines this for the op hot path)."""
     t = Tensor.__new__(Tensor)
-    t._data = data
-    t.dtype = dt
-    t.grad_fn = grad_fn
-    t._rg = grad_fn is not None
-    if storage is None:
-        storage = Storage(data.nbytes)
-    t._storage = storage
-    t._vc = storage if vc is None else vc
+    _init(t, data, dt, storage, vc, grad_fn)
     return t
 
 
