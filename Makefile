@@ -19,17 +19,17 @@ lint: setup
 # Record reference values with real PyTorch 2.13; TORCH_PYTHON is an interpreter that has it
 # (e.g. python -m venv /tmp/oracle && /tmp/oracle/bin/pip install torch==2.13.0 numpy).
 goldens:
-	$(TORCH_PYTHON) scripts/record_goldens.py
-	$(TORCH_PYTHON) scripts/record_printing_goldens.py
-	$(TORCH_PYTHON) scripts/record_optim_goldens.py
-	$(TORCH_PYTHON) scripts/record_rng_goldens.py
+	$(TORCH_PYTHON) scripts/oracle/record_goldens.py
+	$(TORCH_PYTHON) scripts/oracle/record_printing_goldens.py
+	$(TORCH_PYTHON) scripts/oracle/record_optim_goldens.py
+	$(TORCH_PYTHON) scripts/oracle/record_rng_goldens.py
 
 bench: setup
 	$(VENV_PY) benchmarks/run.py
 
 figures: setup
-	$(VENV_PY) scripts/make_figures.py
+	$(VENV_PY) scripts/course/make_figures.py
 
 # Exercise copies of the notebooks with the answers removed (notebooks/student/, not tracked).
 student: setup
-	$(VENV_PY) scripts/make_student_notebooks.py
+	$(VENV_PY) scripts/course/make_student_notebooks.py

@@ -56,7 +56,7 @@ from .random import (
 from . import autograd  # noqa: E402
 
 # Imported on first use (``torch.nn.Linear`` works as usual): keeps ``import`` fast.
-_LAZY_MODULES = ("nn", "optim", "data", "exercises", "viz")
+_LAZY_MODULES = ("nn", "optim", "teaching", "viz")
 
 
 def __getattr__(name: str) -> object:

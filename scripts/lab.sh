@@ -17,7 +17,7 @@ fi
 
 # Exercise copies with the answers removed, made from the reference notebooks.
 if ((${#notebooks[@]})); then
-    .venv/bin/python scripts/make_student_notebooks.py --out notebooks/student
+    .venv/bin/python scripts/course/make_student_notebooks.py --out notebooks/student
 fi
 
 extra=()

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import autograd_lab as torch
-from autograd_lab.exercises import (
+from autograd_lab.teaching.exercises import (
     check_close,
     check_equal,
     check_grad,
@@ -18,7 +18,7 @@ from autograd_lab.exercises import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "course"))
 from make_student_notebooks import strip_solution, student_notebook  # noqa: E402
 
 
@@ -73,7 +73,7 @@ def test_student_notebook_clears_outputs():
 
 
 def test_generator_runs_on_the_series(tmp_path):
-    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_student_notebooks.py"),
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "course" / "make_student_notebooks.py"),
                         "--out", str(tmp_path)], capture_output=True, text=True, check=True)
     assert "student notebooks" in r.stdout
     for path in tmp_path.glob("*.ipynb"):

@@ -1,7 +1,7 @@
 """Parity with PyTorch 2.13: replay every golden case under autograd_lab and compare.
 
 The cases live in ``tests/golden_cases/<area>.py``; their outcomes under real torch were
-recorded by ``scripts/record_goldens.py`` into ``tests/goldens/<area>.json``. Values,
+recorded by ``scripts/oracle/record_goldens.py`` into ``tests/goldens/<area>.json``. Values,
 reprs, dtypes, graphs, gradients, errors and warnings must all match (floats up to a
 few ulps, see ``golden_support.TOLERANCES``).
 """
@@ -26,7 +26,7 @@ import autograd_lab  # noqa: E402
 
 GOLDENS = TESTS / "goldens"
 FORMAT = "golden-cases-1"
-RECORD = "run /tmp/oracle/bin/python scripts/record_goldens.py {area}"
+RECORD = "run /tmp/oracle/bin/python scripts/oracle/record_goldens.py {area}"
 
 
 def _load_golden(area: str) -> dict[str, Any] | None:

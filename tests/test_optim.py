@@ -1,4 +1,4 @@
-"""Optimizers against trajectories recorded from PyTorch (``scripts/record_optim_goldens.py``).
+"""Optimizers against trajectories recorded from PyTorch (``scripts/oracle/record_optim_goldens.py``).
 
 With prescribed gradients the parameters depend only on the optimizer's arithmetic:
 Adam/AdamW reproduce torch's fused multiply-adds and must match bit for bit; SGD uses

@@ -1,6 +1,6 @@
 """Tests for tensor printing against reprs recorded from PyTorch.
 
-The golden file is written by ``scripts/record_printing_goldens.py``.
+The golden file is written by ``scripts/oracle/record_printing_goldens.py``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """autograd_lab's random numbers against PyTorch's CPU generator, bit for bit.
 
-The goldens are written by ``scripts/record_rng_goldens.py`` (see its docstring for the call
+The goldens are written by ``scripts/oracle/record_rng_goldens.py`` (see its docstring for the call
 format); every case is replayed here on autograd_lab and each result compared on its raw bits.
 """
 
@@ -187,7 +187,7 @@ def test_errors_match_torch(err: dict[str, Any]) -> None:
 
 
 KERNEL: list[dict[str, Any]] = GOLDENS["kernel"]
-KERNEL_FEEDS = {  # as in scripts/record_rng_goldens.py
+KERNEL_FEEDS = {  # as in scripts/oracle/record_rng_goldens.py
     "k_k": lambda k: k,
     "k_0": lambda k: np.zeros_like(k),
     "k_mix": lambda k: ((k.astype(np.uint64) * 2654435761 + 12345) % (1 << 24)).astype(np.uint32),

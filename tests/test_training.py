@@ -5,7 +5,7 @@
 model = nn.Linear(3, 2)``, then SGD(lr=0.5) on cross-entropy, printing 0.785, 0.5326,
 0.3954. Bit-exact random-number parity with torch's generator is separate work, so the
 data and initial weights torch's ``manual_seed(0)`` produces are loaded from
-``tests/goldens/optim.json`` (recorded by ``scripts/record_optim_goldens.py``) and set
+``tests/goldens/optim.json`` (recorded by ``scripts/oracle/record_optim_goldens.py``) and set
 explicitly; everything after that is autograd_lab's own computation.
 """
 
@@ -18,8 +18,8 @@ import numpy as np
 
 import autograd_lab as torch
 from autograd_lab import nn
-from autograd_lab.data import make_blobs, make_moons, make_spirals
 from autograd_lab.nn import functional as F
+from autograd_lab.teaching.data import make_blobs, make_moons, make_spirals
 
 SEEDED = json.loads((Path(__file__).parent / "goldens" / "optim.json").read_text())["seeded_linear"]
 

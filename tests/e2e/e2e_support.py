@@ -197,9 +197,9 @@ def lab_server(root: Path, env: dict[str, str], log: Path) -> Iterator[Server]:
 
 @contextmanager
 def voila_server(notebook: Path, env: dict[str, str], log: Path) -> Iterator[Server]:
-    """Voila serving one notebook as an app page at ``/`` (through ``scripts/voila_app.py``)."""
+    """Voila serving one notebook as an app page at ``/`` (through ``scripts/course/voila_app.py``)."""
     port = free_port()
-    cmd = [sys.executable, str(REPO / "scripts" / "voila_app.py"), str(notebook),
+    cmd = [sys.executable, str(REPO / "scripts" / "course" / "voila_app.py"), str(notebook),
            "--no-browser", f"--port={port}",
            "--Voila.port_retries=0", "--Voila.ip=127.0.0.1", "--show_tracebacks=True", f"--token={TOKEN}"]
     server = Server(cmd, env, port, log, cwd=notebook.parent)

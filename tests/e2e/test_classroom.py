@@ -17,7 +17,7 @@ from nbformat.sign import NotebookNotary
 
 
 def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / "course" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -60,7 +60,7 @@ def test_colab_cell_installs_the_package_when_it_is_missing(monkeypatch):
 
 
 def test_shipped_notebooks_start_with_the_colab_cell():
-    script = REPO / "scripts" / "colab_cell.py"
+    script = REPO / "scripts" / "course" / "colab_cell.py"
     notebooks = course_notebooks()
     assert notebooks, "no course notebooks"
     r = subprocess.run([sys.executable, str(script), "--check", *map(str, notebooks)],
@@ -69,7 +69,7 @@ def test_shipped_notebooks_start_with_the_colab_cell():
 
 
 def test_colab_cell_write_and_check(tmp_path):
-    script = REPO / "scripts" / "colab_cell.py"
+    script = REPO / "scripts" / "course" / "colab_cell.py"
     sources = course_notebooks()[:2]
     assert sources, "no course notebooks"
     originals, copies = [], []

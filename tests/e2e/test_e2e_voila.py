@@ -77,13 +77,13 @@ def test_stepper_notebook_as_a_voila_app(browser, tmp_path):
 
 
 def test_voila_app_inlines_figures_outside_the_notebook_folder(tmp_path):
-    """Plain Voila aborts the page on ``../figures/x.svg``; ``scripts/voila_app.py`` inlines it."""
+    """Plain Voila aborts the page on ``../figures/x.svg``; ``scripts/course/voila_app.py`` inlines it."""
     from jupyter_server.services.contents.filemanager import FileContentsManager
     from nbconvert.filters.markdown_mistune import MarkdownWithMath
     from tornado.web import HTTPError
     from voila.exporter import VoilaMarkdownRenderer
 
-    spec = importlib.util.spec_from_file_location("voila_app", REPO / "scripts" / "voila_app.py")
+    spec = importlib.util.spec_from_file_location("voila_app", REPO / "scripts" / "course" / "voila_app.py")
     app = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(app)
     course = copy_course(tmp_path / "course")

@@ -2,7 +2,7 @@
 
 Run with a Python that has torch and numpy installed::
 
-    python scripts/record_rng_goldens.py
+    python scripts/oracle/record_rng_goldens.py
 
 Each case is a list of calls made after ``torch.manual_seed(seed)`` (``seed`` null: no
 seeding) and the raw bytes of every call's result, so the test can replay the calls on
@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 import torch
 
-OUTPUT = Path(__file__).resolve().parent.parent / "tests" / "goldens" / "rng.json"
+OUTPUT = Path(__file__).resolve().parents[2] / "tests" / "goldens" / "rng.json"
 SEEDS = [0, 1, 42, 1234, 2**31 - 1, 2**32 + 5, 2**63 + 12345, 2**64 - 1]
 DTYPES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
           "int64": torch.int64, "int32": torch.int32, "int16": torch.int16,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._dtype import float32, int64
-from .tensor import Tensor, _make
+from .._dtype import float32, int64
+from ..tensor import Tensor, _make
 
 __all__ = ["make_blobs", "make_moons", "make_spirals"]
 

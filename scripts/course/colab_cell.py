@@ -8,9 +8,9 @@ matplotlib.
 ``AUTOGRAD_LAB_SOURCE`` below is the one place that names the repository: a fork changes it
 there and rewrites the cell into the notebooks with ``--write``.
 
-    python scripts/colab_cell.py                       # print the cell
-    python scripts/colab_cell.py --check notebooks/*.ipynb   # exit 1 unless each starts with it
-    python scripts/colab_cell.py --write notebooks/*.ipynb   # insert it / bring it up to date
+    python scripts/course/colab_cell.py                   # print the cell
+    python scripts/course/colab_cell.py --check notebooks/*.ipynb  # exit 1 unless each has it first
+    python scripts/course/colab_cell.py --write notebooks/*.ipynb  # insert or update it
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Usage (an interpreter that has torch 2.13, e.g. the oracle venv)::
 
-    /tmp/oracle/bin/python scripts/record_goldens.py            # every area
-    /tmp/oracle/bin/python scripts/record_goldens.py ops graph  # only these areas
+    /tmp/oracle/bin/python scripts/oracle/record_goldens.py            # every area
+    /tmp/oracle/bin/python scripts/oracle/record_goldens.py ops graph  # only these areas
 
 Each module ``tests/golden_cases/<area>.py`` defines ``CASES`` (dicts with ``name`` and
 ``code``). Every case runs under torch after ``torch.manual_seed(0)``; its outcome (see
@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 CASES_DIR = TESTS / "golden_cases"
 GOLDENS = TESTS / "goldens"

@@ -6,7 +6,7 @@ never raises on a wrong or missing answer, so a student's *Run All* always reach
 the end of the notebook. ``...`` (the placeholder left in the student notebooks)
 counts as "not answered yet".
 
-    from autograd_lab.exercises import check_close
+    from autograd_lab.teaching.exercises import check_close
     check_close("dy/dx at x=3", x.grad, 33.0, hint="add the two paths: 2x + 3x^2")
 """
 
@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .tensor import Tensor
+from ..tensor import Tensor
 
 __all__ = [
     "Feedback", "check_close", "check_equal", "check_grad", "check_raises", "check_true",
@@ -106,8 +106,8 @@ def numerical_grad(fn: Callable[..., Any], inputs: list[Any], eps: float = 1e-6)
     base = [np.array(_array(x), dtype=np.float64) for x in inputs]
 
     def value(arrs: list[np.ndarray]) -> float:
-        from .factories import tensor
-        from .grad_mode import no_grad
+        from ..factories import tensor
+        from ..grad_mode import no_grad
 
         with no_grad():
             out = fn(*[tensor(a) for a in arrs])

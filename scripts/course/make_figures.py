@@ -1,6 +1,6 @@
 """Regenerate figures/*.svg from the package's own drawing code (``make figures``).
 
-    .venv/bin/python scripts/make_figures.py [--out figures]
+    .venv/bin/python scripts/course/make_figures.py [--out figures]
 
 Every figure is drawn from a real graph (and, for the stepper frame, a real backward
 pass). The output is deterministic: running the script twice writes identical files
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 if __name__ == "__main__":  # started as a script: import the package from the repository root
-    sys.path[0] = str(Path(__file__).resolve().parents[1])
+    sys.path[0] = str(Path(__file__).resolve().parents[2])
 
 import matplotlib  # noqa: E402
 
@@ -131,7 +131,7 @@ def figures() -> dict[str, Callable[[], str]]:
 def main() -> None:
     """Write every figure into ``--out``."""
     ap = argparse.ArgumentParser(description="Regenerate figures/*.svg")
-    ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "figures"))
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parents[2] / "figures"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for name, make in figures().items():

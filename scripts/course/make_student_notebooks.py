@@ -7,10 +7,10 @@ In a reference notebook, an exercise's answer sits between two marker lines:
     ### END SOLUTION
 
 The student copy keeps every assignment's target and replaces its value with
-``...`` (which the checks in ``autograd_lab.exercises`` report as "no answer yet");
+``...`` (which the checks in ``autograd_lab.teaching.exercises`` report as "no answer yet");
 other solution lines are dropped. Outputs are cleared.
 
-    python scripts/make_student_notebooks.py [--out notebooks/student]
+    python scripts/course/make_student_notebooks.py [--out notebooks/student]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 ASSIGN = re.compile(r"^(\s*)([A-Za-z_][\w\s,]*?)\s*=(?!=)")
 

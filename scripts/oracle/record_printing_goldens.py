@@ -2,7 +2,7 @@
 
 Run with a Python that has torch and numpy installed::
 
-    python scripts/record_printing_goldens.py
+    python scripts/oracle/record_printing_goldens.py
 
 Input values are generated with numpy (seeded), turned into torch tensors, and the
 tensor's own values are stored next to its ``repr()``.  Floating-point values are
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import torch
 
-OUTPUT = Path(__file__).resolve().parent.parent / "tests" / "goldens" / "printing.json"
+OUTPUT = Path(__file__).resolve().parents[2] / "tests" / "goldens" / "printing.json"
 
 NAN = math.nan
 INF = math.inf

@@ -1,6 +1,6 @@
 """Serve one course notebook as a standalone app page with Voila (widgets live, code hidden).
 
-    .venv/bin/python scripts/voila_app.py notebooks/04_multiple_paths.ipynb [voila options]
+    .venv/bin/python scripts/course/voila_app.py notebooks/04_multiple_paths.ipynb [voila options]
 
 This is ``voila NOTEBOOK [options]`` with one fix: Voila inlines the images of Markdown cells
 through its contents manager, which rejects a link outside the notebook's folder -- such as

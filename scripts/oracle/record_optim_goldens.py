@@ -3,7 +3,7 @@
 
 Run with an interpreter that has torch 2.13 (e.g. the oracle venv)::
 
-    /tmp/oracle/bin/python scripts/record_optim_goldens.py
+    /tmp/oracle/bin/python scripts/oracle/record_optim_goldens.py
 
 Three kinds of records, floats stored with ``float.hex`` (exact):
 
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import torch
 
-OUTPUT = Path(__file__).resolve().parent.parent / "tests" / "goldens" / "optim.json"
+OUTPUT = Path(__file__).resolve().parents[2] / "tests" / "goldens" / "optim.json"
 
 # name -> (class name, keyword arguments); the tests build the same optimizers
 CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
