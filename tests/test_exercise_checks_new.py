@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import autograd_lab as torch
-from autograd_lab.teaching.checks import nb11
+from autograd_lab.teaching.checks import nb11, nb15
 
 
 def _right(fb, capsys) -> None:
@@ -119,3 +119,86 @@ def test_nb11_same_shape_hook(capsys):
 def test_nb11_placeholder_says_no_answer(check, capsys):
     assert not check(...)
     assert "no answer yet" in capsys.readouterr().out
+
+
+# ---- notebook 15 · Truncated BPTT ----------------------------------------------------------
+
+_H, _T = 4, 48
+
+
+def _seq() -> torch.Tensor:
+    torch.manual_seed(0)
+    t = torch.arange(_T + 1, dtype=torch.float32)
+    return torch.sin(0.2 * t) + 0.1 * torch.randn(_T + 1)
+
+
+def _make_params() -> list:
+    torch.manual_seed(1)
+    return [(0.3 * torch.randn(_H, _H)).requires_grad_(), (0.5 * torch.randn(_H, 1)).requires_grad_(),
+            torch.zeros(_H, requires_grad=True), (0.3 * torch.randn(_H)).requires_grad_()]
+
+
+def _epoch(seq, carry=lambda h: h.detach(), zero_grad=True, step=True, as_tensor=False) -> list:
+    params = _make_params()
+    opt = torch.optim.SGD(params, lr=0.1)
+    h, losses = torch.zeros(_H), []
+    for start in range(0, _T, 8):
+        loss, h = nb15.chunk_loss(params, carry(h), seq, start, 8)
+        if zero_grad:
+            opt.zero_grad()
+        loss.backward()
+        if step:
+            opt.step()
+        losses.append(loss if as_tensor else loss.item())
+    return losses
+
+
+def test_nb15_carry(capsys):
+    _right(nb15.check_carry(lambda h: h.detach()), capsys)
+    _right(nb15.check_carry(lambda h: h.detach().clone()), capsys)
+
+    def placeholder(h):
+        return ...
+
+    for wrong in (None, ..., 0, placeholder, lambda h: h, lambda h: h.clone(), lambda h: h * 1,
+                  lambda h: torch.zeros_like(h), lambda h: -h.detach(), lambda h: h.detach()[:2],
+                  lambda h: h.tolist()):
+        _wrong(nb15.check_carry(wrong), capsys)
+
+
+def test_nb15_tbptt(capsys):
+    seq = _seq()
+
+    def check(losses):
+        return nb15.check_tbptt(losses, _make_params, seq, chunk_len=8, lr=0.1)
+
+    right = _epoch(seq)
+    _right(check(right), capsys)
+    for wrong in (None, ..., [], 0, right[:-1], [-v for v in right],
+                  _epoch(seq, carry=lambda h: torch.zeros(_H)),   # the state reset each chunk
+                  _epoch(seq, zero_grad=False),                   # gradients pile up
+                  _epoch(seq, step=False),                        # never updated
+                  _epoch(seq, as_tensor=True)):                   # tensors keep their graphs
+        _wrong(check(wrong), capsys)
+
+
+def test_nb15_node_counts(capsys):
+    _right(nb15.check_node_counts(1085, 185), capsys)
+    for wrong in ((None, None), (..., 185), (185, 185), (1085, 1085), (925, 185), (985, 185),
+                  (0, 0), (1085, 100)):
+        _wrong(nb15.check_node_counts(*wrong), capsys)
+
+
+def test_nb15_grad_at_chunk_start(capsys):
+    seq = _seq()
+    params = _make_params()
+    with torch.no_grad():
+        _, h_start = nb15.chunk_loss(params, torch.zeros(_H), seq, 0, 20)
+    h0 = h_start.detach().requires_grad_()
+    loss, _ = nb15.chunk_loss(params, h0, seq, 20, 10)
+    loss.backward()
+    args = (params, h_start, seq, 20, 10)
+    _right(nb15.check_grad_at_chunk_start(h0.grad, *args), capsys)
+    for wrong in (None, ..., 0, h0.detach(), -h0.grad, torch.zeros(_H), h0.grad[:2],
+                  params[0].grad):
+        _wrong(nb15.check_grad_at_chunk_start(wrong, *args), capsys)
