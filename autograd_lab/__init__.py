@@ -25,6 +25,7 @@ from ._dtype import (
     set_default_dtype,
     uint8,
 )
+from .anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from ._printing import get_printoptions, printoptions, set_printoptions
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .memory import max_memory_allocated, memory_allocated, reset_peak_memory_stats

@@ -15,6 +15,10 @@ INPLACE_HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
     "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
 )
+INPLACE_HINT_ANOMALY = (
+    "Hint: the backtrace further above shows the operation that failed to compute its gradient. "
+    "The variable in question was changed in there or anywhere later. Good luck!"
+)
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -55,13 +59,15 @@ NON_LEAF_GRAD_WARNING = (
 )
 
 
-def version_mismatch(type_str: str, producer: str | None, version: int, expected: int) -> str:
-    """``producer`` reads like ``output 0 of Sigmoid`` (None for a leaf)."""
+def version_mismatch(type_str: str, producer: str | None, version: int, expected: int,
+                     anomaly: bool = False) -> str:
+    """``producer`` reads like ``output 0 of Sigmoid`` (None for a leaf); the hint differs
+    when anomaly detection is on (it has just printed the forward traceback)."""
     which = f", which is {producer}," if producer else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: [{type_str}]{which} is at version {version}; expected version {expected} "
-        f"instead. {INPLACE_HINT}"
+        f"instead. {INPLACE_HINT_ANOMALY if anomaly else INPLACE_HINT}"
     )
 
 

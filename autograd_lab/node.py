@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from . import _messages as msg
 from ._dtype import float64
+from .anomaly_mode import ANOMALY, record_forward_trace
 from .grad_mode import STATE
 
 if TYPE_CHECKING:
@@ -103,7 +104,8 @@ class SavedTensor:
         else:
             producer = f"output {self.output_nr} of {_strip(self.producer.name())}"
             type_str = _type_str(self.dtype, self.data.shape)
-        raise RuntimeError(msg.version_mismatch(type_str, producer, self.vc[0], self.version))
+        raise RuntimeError(msg.version_mismatch(type_str, producer, self.vc[0], self.version,
+                                                ANOMALY.enabled))
 
     @property
     def saved_version(self) -> int:
@@ -290,6 +292,8 @@ def grad_accumulator(t: Tensor) -> AccumulateGrad:
     acc = ref() if ref is not None else None
     if acc is None:
         acc = AccumulateGrad(t)
+        if ANOMALY.enabled:
+            record_forward_trace(acc)
         t._acc = weakref.ref(acc)
         hooks = t.__dict__.get("_leaf_hooks")  # hooks registered on the leaf itself
         if hooks is not None:
@@ -324,6 +328,8 @@ def new_node(cls: type[Node], next_functions: tuple) -> Node:
     node.next_functions = next_functions
     node._saved = {}
     node._seq = next(_seq)
+    if ANOMALY.enabled:
+        record_forward_trace(node)
     return node
 
 

@@ -32,7 +32,33 @@ def load_torch() -> ModuleType | None:
         torch.set_num_interop_threads(1)
     except RuntimeError:  # only allowed before any inter-op work started
         pass
+    if torch.get_num_threads() != 1:
+        raise RuntimeError(f"torch runs {torch.get_num_threads()} threads, not 1")
     return torch
+
+
+def describe(torch: ModuleType | None = None) -> dict[str, object]:
+    """What runs the arithmetic in this process: numpy's BLAS (through threadpoolctl when it
+    is installed) and its thread count, and torch's intra-/inter-op thread counts."""
+    env: dict[str, object] = {}
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        env["blas"] = "threadpoolctl not installed (pip install threadpoolctl)"
+    else:
+        import numpy  # noqa: F401  (loads the BLAS whose pools are listed)
+
+        env["blas"] = [
+            f"{p.get('internal_api')} {p.get('version') or ''} "
+            f"[{os.path.basename(p.get('filepath', '?'))}"
+            f"{', ' + p['architecture'] if p.get('architecture') else ''}], "
+            f"{p.get('num_threads')} thread(s)"
+            for p in threadpool_info() if p.get("user_api") in ("blas", "openmp")
+        ]
+    if torch is not None:
+        env["torch_threads"] = torch.get_num_threads()
+        env["torch_interop_threads"] = torch.get_num_interop_threads()
+    return env
 
 
 class _MallInfo2(ctypes.Structure):

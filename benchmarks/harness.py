@@ -10,6 +10,7 @@ of a measurement is its median over the rounds.
 from __future__ import annotations
 
 import gc
+import hashlib
 import math
 import statistics
 from collections.abc import Callable
@@ -21,6 +22,48 @@ IMPLS = ("autograd_lab", "torch", "numpy")
 
 class Runner(Protocol):
     def run(self) -> dict[str, float]: ...
+
+
+# sha1 of the arrays the most recently built runner was fed (see ``fed``).
+_fed_digest: str | None = None
+
+
+def fed(*arrays: object) -> tuple:
+    """Pass a runner's input arrays through here: their digest is recorded.
+
+    Every implementation builds its runner from the same seeded arrays; the digest that each
+    worker reports back proves it (``run.py`` prints it and refuses a mismatch).
+    """
+    global _fed_digest
+    h = hashlib.sha1()
+    for a in arrays:
+        for part in a if isinstance(a, list) else [a]:
+            h.update(part.dtype.str.encode() + str(part.shape).encode() + part.tobytes())
+    _fed_digest = h.hexdigest()[:12]
+    return arrays
+
+
+def take_fed_digest() -> str | None:
+    """The digest recorded since the last call (None when the runner recorded none)."""
+    global _fed_digest
+    d, _fed_digest = _fed_digest, None
+    return d
+
+
+def timed_run(runner: Runner) -> dict[str, float]:
+    """One measurement, taken on warm caches: the median of ``runner.repeat`` runs.
+
+    ``gc.collect()`` first (garbage of the previous run is not charged to this one), then an
+    untimed run: a full collection walks the whole heap and evicts the CPU caches, which would
+    otherwise be charged to whichever library runs next (torch's 0.5 ms cross-entropy measured
+    2-8 ms that way). Short workloads set ``repeat`` so that one slow run cannot decide a
+    sample. Runners that measure memory, not time, set ``rewarm = False``.
+    """
+    gc.collect()
+    if getattr(runner, "rewarm", True):
+        runner.run()
+    runs = [runner.run() for _ in range(getattr(runner, "repeat", 1))]
+    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
 
 
 class RemoteError(RuntimeError):
@@ -78,10 +121,24 @@ class Result:
     present: list[str]  # implementations that took part (the others show "-")
     samples: dict[str, dict[str, list[float]]]  # impl -> metric -> one value per round
     errors: dict[str, str]  # impl -> error text (its cells show "err")
+    digests: dict[str, str | None] = field(default_factory=dict)  # impl -> inputs' sha1
+
+    def values(self, impl: str, metric: str) -> list[float]:
+        return [v for v in self.samples.get(impl, {}).get(metric, []) if not math.isnan(v)]
 
     def median(self, impl: str, metric: str) -> float | None:
-        values = [v for v in self.samples.get(impl, {}).get(metric, []) if not math.isnan(v)]
+        values = self.values(impl, metric)
         return statistics.median(values) if values else None
+
+    def spread(self, impl: str, metric: str) -> tuple[float, float] | None:
+        values = self.values(impl, metric)
+        return (min(values), max(values)) if values else None
+
+    def ratios(self, impl: str, ref: str, metric: str) -> list[float]:
+        """``impl / ref`` within each round (both measured moments apart), round by round."""
+        a = self.samples.get(impl, {}).get(metric, [])
+        b = self.samples.get(ref, {}).get(metric, [])
+        return [x / y for x, y in zip(a, b) if y and not (math.isnan(x) or math.isnan(y))]
 
 
 def measure(w: Workload, rounds: int, warmup: int = 1,
@@ -101,9 +158,11 @@ def measure(w: Workload, rounds: int, warmup: int = 1,
     samples: dict[str, dict[str, list[float]]] = {}
     errors: dict[str, str] = {}
     runners: dict[str, Runner] = {}
+    digests: dict[str, str | None] = {}
     for name in impls:
         try:
             runners[name] = make_runner(name)
+            digests[name] = getattr(runners[name], "digest", None) or take_fed_digest()
         except Exception as e:  # reported in the table; the others go on
             errors[name] = _error_text(e)
     names = list(runners)
@@ -116,7 +175,7 @@ def measure(w: Workload, rounds: int, warmup: int = 1,
             _one(runners, name, samples.setdefault(name, {}), errors)
     runners.clear()
     gc.collect()
-    return Result(impls, samples, errors)
+    return Result(impls, samples, errors, digests)
 
 
 def _error_text(e: BaseException) -> str:
@@ -128,9 +187,8 @@ def _one(runners: dict[str, Runner], name: str, into: dict[str, list[float]] | N
     runner = runners.get(name)
     if runner is None:
         return
-    gc.collect()  # garbage of the previous run is not charged to this one
     try:
-        out = runner.run()
+        out = timed_run(runner)
     except Exception as e:
         errors[name] = _error_text(e)
         del runners[name]

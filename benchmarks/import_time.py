@@ -17,6 +17,8 @@ _CODE = "import time; t = time.perf_counter(); import {m}; print(time.perf_count
 
 
 class ImportTime:
+    rewarm = False  # each run is a fresh interpreter already
+
     def __init__(self, module: str) -> None:
         self.module = module
 

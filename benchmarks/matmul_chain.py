@@ -11,12 +11,14 @@ from types import ModuleType
 
 import numpy as np
 
-from .harness import Row, Target, Workload
+from .harness import Row, Target, Workload, fed
 
 
 def make_mats(n: int = 1024, seed: int = 0) -> list[np.ndarray]:
     rng = np.random.default_rng(seed)
-    return [(rng.standard_normal((n, n)) / np.sqrt(n)).astype(np.float32) for _ in range(4)]
+    mats = [(rng.standard_normal((n, n)) / np.sqrt(n)).astype(np.float32) for _ in range(4)]
+    fed(mats)
+    return mats
 
 
 class ChainEngine:

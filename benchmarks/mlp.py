@@ -13,7 +13,7 @@ from types import ModuleType
 
 import numpy as np
 
-from .harness import Row, Target, Workload
+from .harness import Row, Target, Workload, fed
 
 LR = 0.1
 STEPS = 5  # steps per timed sample (one step is about a millisecond)
@@ -35,12 +35,14 @@ def make_init(batch: int = 256, n_in: int = 784, hidden: int = 256, n_out: int =
         bound = 1 / np.sqrt(fan_in)
         return rng.uniform(-bound, bound, shape).astype(np.float32)
 
-    return Init(
+    init = Init(
         rng.standard_normal((batch, n_in)).astype(np.float32),
         rng.integers(0, n_out, batch).astype(np.int64),
         [uniform((hidden, n_in), n_in), uniform((hidden,), n_in),
          uniform((n_out, hidden), hidden), uniform((n_out,), hidden)],
     )
+    fed(init.X, init.y, init.params)
+    return init
 
 
 def has_nn(al: ModuleType) -> bool:
@@ -59,6 +61,8 @@ def has_nn(al: ModuleType) -> bool:
 
 class StepNN:
     """torch, or autograd_lab once it has them: nn.Linear, F.cross_entropy, optim.SGD."""
+
+    repeat = 3  # each run is already STEPS steps
 
     def __init__(self, lib: ModuleType, init: Init) -> None:
         import importlib
@@ -121,6 +125,8 @@ class StepByHand(StepNN):
 
 class StepNumpy:
     """Forward and backward by hand."""
+
+    repeat = 3
 
     def __init__(self, init: Init) -> None:
         self.X, self.y = init.X, init.y

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+import statistics
 from typing import Any
 
 from .harness import IMPLS, Result, Row, Workload
 
-COLS = (44, 13, 10, 10, 13, 16, 8)  # label, 3 implementations, ratio, target, result
+COLS = (44, 13, 10, 10, 26, 16, 8)  # label, 3 implementations, ratio, target, result
 
 
 def fmt(v: float | None, unit: str) -> str:
@@ -31,14 +32,21 @@ def row_data(w: Workload, res: Result, row: Row) -> dict[str, Any]:
     for impl in IMPLS:
         m = res.median(impl, row.metric)
         values[impl] = None if m is None else m * row.scale
-    ratio = None
-    if row.ref is not None and values["autograd_lab"] is not None and values[row.ref]:
-        ratio = values["autograd_lab"] / values[row.ref]
+    ratio = spread = None
+    if row.ref is not None:
+        # Ratios are taken within each round (the two ran moments apart), then the median.
+        per_round = res.ratios("autograd_lab", row.ref, row.metric)
+        if per_round:
+            ratio, spread = statistics.median(per_round), (min(per_round), max(per_round))
     verdict = None
     if row.target is not None:
         ok = row.target.check(values["autograd_lab"], ratio)
         verdict = None if ok is None else ("pass" if ok else "MISS")
-    return {"label": row.label, "unit": row.unit, "values": values, "ratio": ratio,
+    ranges = {impl: res.spread(impl, row.metric) for impl in IMPLS}
+    ranges = {impl: None if r is None else (r[0] * row.scale, r[1] * row.scale)
+              for impl, r in ranges.items()}
+    return {"label": row.label, "unit": row.unit, "values": values, "ranges": ranges,
+            "ratio": ratio, "ratio_range": spread,
             "ref": row.ref, "target": row.target.text if row.target else None,
             "result": verdict}
 
@@ -66,7 +74,8 @@ def table(w: Workload, res: Result) -> tuple[list[str], list[dict[str, Any]]]:
     for row in w.rows:
         d = row_data(w, res, row)
         rows.append(d)
-        ratio = "-" if d["ratio"] is None else f"{d['ratio']:.2f}x {row.ref}"
+        ratio = "-" if d["ratio"] is None else (
+            f"{d['ratio']:.2f}x {row.ref} ({d['ratio_range'][0]:.2f}..{d['ratio_range'][1]:.2f})")
         if row.ref is None:
             ratio = ""
         lines.append(_line([
@@ -74,6 +83,15 @@ def table(w: Workload, res: Result) -> tuple[list[str], list[dict[str, Any]]]:
             *(_cell(w, res, impl, d["values"][impl], row.unit) for impl in IMPLS),
             ratio, d["target"] or "", d["result"] or ("-" if row.target else ""),
         ]))
+    if row_ranges := [d for d in rows if d["unit"] not in ("bool", "MB")]:
+        spans = []
+        for impl in IMPLS:
+            r = row_ranges[0]["ranges"].get(impl)
+            if r is not None:
+                spans.append(f"{impl} {fmt(r[0], row_ranges[0]['unit'])}..{fmt(r[1], row_ranges[0]['unit'])}")
+        if spans:
+            lines.append(f"    min..max of '{row_ranges[0]['label'].strip()}' over the rounds: "
+                         + ", ".join(spans))
     for impl, err in res.errors.items():
         lines.append(f"  ! {impl} failed: {err[:200]}")
     return lines, rows

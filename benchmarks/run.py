@@ -86,6 +86,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"autograd_lab benchmarks: python {meta['python']}, numpy {meta['numpy']}, "
           f"torch {torch_version or '- (not importable)'}; one thread; {meta['processes']}; "
           f"median of {rounds} interleaved rounds")
+    env = {impl: wk.info.get("env", {}) for impl, wk in pool.items()}
+    if args.in_process:
+        env = {"in-process": _env.describe(torch)}
+    for impl, e in env.items():
+        blas = e.get("blas")
+        blas = "; ".join(blas) if isinstance(blas, list) else blas
+        threads = (f"; torch threads {e['torch_threads']} (inter-op {e['torch_interop_threads']})"
+                   if "torch_threads" in e else "")
+        print(f"  {impl} process: numpy BLAS {blas or '-'}{threads}")
+    meta["env"] = env
     for note in notes:
         print("note:", note)
     print()
@@ -103,6 +113,13 @@ def main(argv: list[str] | None = None) -> int:
                 res = measure(w, rounds, make_runner=lambda impl, k=key: pool[impl].setup(k),
                               impls=[i for i in IMPLS if i in pool])
             lines, rows = table(w, res)
+            digests = {d for d in res.digests.values() if d is not None}
+            if len(digests) > 1:
+                raise SystemExit(f"{key}: the implementations were fed different arrays: "
+                                 f"{res.digests}")
+            if digests:
+                lines.append(f"    every implementation was fed the same arrays "
+                             f"(sha1 {digests.pop()})")
             print("\n".join(lines), flush=True)
             all_rows += rows
             out.append({"key": w.key, "title": w.title, "rows": rows, "errors": res.errors,

@@ -28,14 +28,15 @@ import subprocess  # noqa: E402
 import traceback  # noqa: E402
 from typing import Any  # noqa: E402
 
-from benchmarks.harness import RemoteError  # noqa: E402
+from benchmarks.harness import RemoteError, take_fed_digest, timed_run  # noqa: E402
 
 
 class RemoteRunner:
     """A runner living in a worker process."""
 
-    def __init__(self, worker: Worker) -> None:
+    def __init__(self, worker: Worker, digest: str | None) -> None:
         self.worker = worker
+        self.digest = digest  # of the arrays the remote runner was fed
 
     def run(self) -> dict[str, float]:
         return self.worker.call({"op": "run"})["out"]
@@ -67,8 +68,7 @@ class Worker:
 
     def setup(self, key: str) -> RemoteRunner:
         self.call({"op": "drop"})
-        self.call({"op": "setup", "key": key})
-        return RemoteRunner(self)
+        return RemoteRunner(self, self.call({"op": "setup", "key": key}).get("digest"))
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -109,7 +109,8 @@ def _serve(impl: str, by_hand: bool) -> None:
         send({"error": f"{type(e).__name__}: {e}"})
         return
     send({"versions": {"numpy": np.__version__, "autograd_lab": autograd_lab.__version__,
-                       "torch": torch.__version__ if torch is not None else None}})
+                       "torch": torch.__version__ if torch is not None else None},
+          "env": _env.describe(torch)})
     builders = workloads(autograd_lab, torch, by_hand)
     runner = None
     for line in sys.stdin:
@@ -119,13 +120,13 @@ def _serve(impl: str, by_hand: bool) -> None:
                 w = builders[msg["key"]]()
                 if impl not in w.setups:
                     raise RuntimeError(f"{msg['key']} has no {impl} implementation")
+                take_fed_digest()
                 runner = w.setups[impl]()
-                send({"ok": True})
+                send({"ok": True, "digest": take_fed_digest()})
             elif msg["op"] == "run":
                 if runner is None:
                     raise RuntimeError("not set up")
-                gc.collect()  # garbage of the previous run is not charged to this one
-                send({"out": runner.run()})
+                send({"out": timed_run(runner)})
             elif msg["op"] == "drop":
                 runner = None
                 gc.collect()

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from .. import anomaly_mode
+from ..anomaly_mode import detect_anomaly, set_detect_anomaly
 from ..engine import backward, grad
 from ..grad_mode import enable_grad, no_grad, set_grad_enabled
 from . import graph
 from .gradcheck import gradcheck, gradgradcheck  # eager: the function shadows its module's name
 
-__all__ = ["Function", "backward", "enable_grad", "function", "functional", "grad",
-           "gradcheck", "gradgradcheck", "graph", "no_grad", "set_grad_enabled"]
+__all__ = ["Function", "anomaly_mode", "backward", "detect_anomaly", "enable_grad", "function",
+           "functional", "grad", "gradcheck", "gradgradcheck", "graph", "no_grad",
+           "set_detect_anomaly", "set_grad_enabled"]
 
 
 # Imported on first use: keeps ``import autograd_lab`` fast.
@@ -25,6 +28,3 @@ def __getattr__(name: str) -> object:
         return mod if attr is None else getattr(mod, attr)
     raise AttributeError(f"module 'autograd_lab.autograd' has no attribute '{name}'")
 
-
-def set_detect_anomaly(mode: bool, check_nan: bool = True) -> None:
-    """Accepted for compatibility; this engine's errors already name the failing op."""

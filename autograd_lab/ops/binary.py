@@ -14,6 +14,7 @@ import numpy as np
 
 from .._dtype import bool_, get_default_dtype, int64
 from .._messages import scalar_name
+from ..anomaly_mode import ANOMALY, record_forward_trace
 from . import common as c
 from .common import (
     _NO_EDGE,
@@ -80,6 +81,8 @@ def _binary_fast(cls: type[Node], fn: Any, x: Tensor, y: Any) -> tuple[Tensor, N
         node.next_functions = (_edge(x), _edge(y) if ty else _NO_EDGE)
         node._saved = {}
         node._seq = next(_seq)
+        if ANOMALY.enabled:
+            record_forward_trace(node)
         out = make(data, dt, node)
         if ty and (a.shape != b.shape or a.shape != out._data.shape):
             node.shapes = (a.shape, b.shape)

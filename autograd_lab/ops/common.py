@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._dtype import dtype, get_default_dtype, int64, result_type
+from ..anomaly_mode import ANOMALY, record_forward_trace
 from ..grad_mode import STATE
 from ..memory import Storage
 from ..node import Node, _seq, grad_accumulator
@@ -66,6 +67,8 @@ def node_for(cls: type[Node], *inputs: Any) -> Node | None:
         (_edge(inputs[0]), _edge(inputs[1])) if n == 2 else tuple([_edge(x) for x in inputs])
     node._saved = {}
     node._seq = next(_seq)
+    if ANOMALY.enabled:
+        record_forward_trace(node)
     return node
 
 
