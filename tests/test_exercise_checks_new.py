@@ -2,15 +2,19 @@
 
 For every exercise: the reference answer passes, and at least two wrong answers (None or
 the student copy's ``...``, 0, the question's own input, a wrong sign, an alias of a tensor
-that is later mutated, a wrong shape) fail -- each with a line of feedback.
+that is later mutated, a wrong shape) fail -- each with a line of feedback. Also the
+helper that shows notebook 14's warnings without the paths of the machine that ran it.
 """
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 import autograd_lab as torch
-from autograd_lab.teaching.checks import nb11, nb15
+from autograd_lab.teaching.checks import nb11, nb14, nb15
+from autograd_lab.teaching.shown_warnings import format_warning, shown_warnings
 
 
 def _right(fb, capsys) -> None:
@@ -202,3 +206,97 @@ def test_nb15_grad_at_chunk_start(capsys):
     for wrong in (None, ..., 0, h0.detach(), -h0.grad, torch.zeros(_H), h0.grad[:2],
                   params[0].grad):
         _wrong(nb15.check_grad_at_chunk_start(wrong, *args), capsys)
+
+
+# ---- notebook 14 · Anomaly detection --------------------------------------------------------
+
+def _anomaly_message(fn) -> str | None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            with torch.autograd.detect_anomaly():
+                fn()
+        except RuntimeError as e:
+            return str(e)
+    return None
+
+
+def test_nb14_message(capsys):
+    x = torch.tensor([0.0, 4.0], requires_grad=True)
+    right = _anomaly_message(lambda: torch.where(x > 0, x.sqrt(), 0.0).sum().backward())
+    _right(nb14.check_message(right), capsys)
+    p = torch.tensor([1.0, 2.0], requires_grad=True)
+    distance_message = _anomaly_message(lambda: ((p - p.detach()) ** 2).sum().sqrt().backward())
+    y = torch.where(x > 0, x.sqrt(), 0.0)
+    y.sum().backward()  # outside anomaly mode: no error, a nan gradient
+    for wrong in (None, ..., "", 0, distance_message, RuntimeError(right), x.grad,
+                  right.replace("Sqrt", "Where")):
+        _wrong(nb14.check_message(wrong), capsys)
+
+
+def test_nb14_safe_sqrt(capsys):
+    _right(nb14.check_safe_sqrt(lambda x: torch.where(x > 0, torch.where(x > 0, x, 1.0).sqrt(),
+                                                      0.0)), capsys)
+    _right(nb14.check_safe_sqrt(lambda x: x.clamp(min=1e-12).sqrt()), capsys)
+
+    def placeholder(x):
+        return ...
+
+    for wrong in (None, ..., 0, placeholder, lambda x: x,
+                  lambda x: torch.where(x > 0, x.sqrt(), 0.0),           # nan gradient at 0
+                  lambda x: x.sqrt(),                                      # nan value below 0
+                  lambda x: (x + 1e-12).sqrt(),                            # nan value below 0
+                  lambda x: x.abs().sqrt(),                                # wrong value below 0
+                  lambda x: -torch.where(x > 0, torch.where(x > 0, x, 1.0).sqrt(), 0.0),
+                  lambda x: torch.where(x > 0, torch.where(x > 0, x, 1.0).sqrt(), 0.0).detach(),
+                  lambda x: torch.where(x > 0, torch.where(x > 0, x, 1.0).sqrt(), 0.0).tolist()):
+        _wrong(nb14.check_safe_sqrt(wrong), capsys)
+
+
+def test_nb14_culprit(capsys):
+    _right(nb14.check_culprit("MulBackward0", "features"), capsys)
+    for wrong in ((None, None), (..., "features"), ("SqrtBackward0", "radius"),
+                  ("MulBackward0", "radius"), ("SqrtBackward0", "features"),
+                  ("MulBackward0", "loss_fn2"), (0, 0)):
+        _wrong(nb14.check_culprit(*wrong), capsys)
+
+
+# ---- shown_warnings: notebook warnings without machine paths --------------------------------
+
+def _fake_cells(filename: str) -> str | None:
+    return {"/tmp/ipykernel_1/11.py": "Cell In[3]", "/tmp/ipykernel_1/22.py": "Cell In[4]"}.get(
+        filename)
+
+
+def test_format_warning_renames_cells_and_counts_other_frames():
+    message = ("Error detected in PowBackward0. Traceback of forward call that caused the error:\n"
+               '  File "<frozen runpy>", line 198, in _run_module_as_main\n'
+               '  File "/opt/venv/lib/site-packages/ipykernel/kernelapp.py", line 768, in start\n'
+               "    self.io_loop.start()\n"
+               '  File "/tmp/ipykernel_1/22.py", line 4, in <module>\n'
+               "    loss = loss_fn(p, q)\n"
+               '  File "/tmp/ipykernel_1/11.py", line 3, in distance\n'
+               "    squared = diff**2")
+    w = warnings.WarningMessage(UserWarning(message), UserWarning, "/tmp/ipykernel_1/22.py", 5)
+    assert format_warning(w, _fake_cells) == (
+        "Cell In[4], line 5: UserWarning: Error detected in PowBackward0. Traceback of forward "
+        "call that caused the error:\n"
+        "  ... 2 frames outside the notebook's cells ...\n"
+        "  Cell In[4], line 4, in <module>\n"
+        "    loss = loss_fn(p, q)\n"
+        "  Cell In[3], line 3, in distance\n"
+        "    squared = diff**2")
+    w = warnings.WarningMessage(UserWarning("plain"), UserWarning, "/opt/venv/lib/x/mod.py", 7)
+    assert format_warning(w, _fake_cells) == "mod.py:7: UserWarning: plain"
+
+
+def test_shown_warnings_prints_even_when_the_block_raises(capsys):
+    with pytest.raises(RuntimeError, match="returned nan values"):
+        with shown_warnings():
+            with torch.autograd.detect_anomaly():
+                p = torch.tensor([1.0, 2.0], requires_grad=True)
+                ((p - p.detach()) ** 2).sum().sqrt().backward()
+    err = capsys.readouterr().err
+    assert "UserWarning: Anomaly Detection has been enabled." in err
+    assert "Error detected in PowBackward0. Traceback of forward call that caused the error:" in err
+    assert "outside the notebook's cells" in err and 'File "' not in err
