@@ -300,3 +300,14 @@ def test_shown_warnings_prints_even_when_the_block_raises(capsys):
     assert "UserWarning: Anomaly Detection has been enabled." in err
     assert "Error detected in PowBackward0. Traceback of forward call that caused the error:" in err
     assert "outside the notebook's cells" in err and 'File "' not in err
+
+
+def test_nb15_tbptt_check_leaves_the_random_state_alone(capsys):
+    seq = _seq()
+    right = _epoch(seq)
+    torch.manual_seed(123)
+    expected = torch.randn(3)
+    torch.manual_seed(123)
+    nb15.check_tbptt(right, _make_params, seq, chunk_len=8, lr=0.1)
+    assert torch.equal(torch.randn(3), expected)
+    capsys.readouterr()

@@ -12,6 +12,7 @@ from typing import Any, Callable
 from ...engine import grad
 from ...factories import tensor, zeros
 from ...optim import SGD
+from ...random import get_rng_state, set_rng_state
 from ...tensor import Tensor
 from ..exercises import Feedback, check_close, check_equal, check_true
 
@@ -68,8 +69,15 @@ def check_carry(carry: Any) -> Feedback:
 
 def reference_losses(make_params: Callable[[], list[Tensor]], seq: Tensor, chunk_len: int,
                      lr: float) -> list[float]:
-    """One epoch of truncated BPTT: a loss per chunk, SGD after each, the state detached."""
-    params = make_params()
+    """One epoch of truncated BPTT: a loss per chunk, SGD after each, the state detached.
+
+    The random number generator is left as it was (``make_params`` may reseed it).
+    """
+    state = get_rng_state()
+    try:
+        params = make_params()
+    finally:
+        set_rng_state(state)
     opt = SGD(params, lr=lr)
     h = zeros(params[0].shape[0])
     losses = []
