@@ -15,6 +15,7 @@ from ...engine import grad
 from ...factories import tensor
 from ...tensor import Tensor
 from ..exercises import Feedback, check_close, check_true
+from ._answers import no_answer, not_a_function
 
 __all__ = ["SPY_X", "check_clip_hook", "check_handle_removed", "check_order",
            "check_same_shape_hook", "check_spy"]
@@ -22,18 +23,10 @@ __all__ = ["SPY_X", "check_clip_hook", "check_handle_removed", "check_order",
 SPY_X = [1.0, -2.0, 3.0]  # exercise 1: h = 3x, loss = (h ** 2).sum()
 
 
-def _no_answer(name: str, *answers: Any) -> bool:
-    """True (and says so) when any answer is still the placeholder."""
-    if any(a is Ellipsis or a is None for a in answers):
-        check_true(name, ...)
-        return True
-    return False
-
-
 def check_spy(grad_h: Any) -> Feedback:
     """Exercise 1: the gradient a hook on ``h = 3x`` saw, for ``loss = (h ** 2).sum()``."""
     name = "the gradient the hook on h saw"
-    if _no_answer(name, grad_h):
+    if no_answer(name, grad_h):
         return Feedback(False)
     if not isinstance(grad_h, Tensor):
         return check_true(name, False, hint=f"store the tensor the hook received, not a "
@@ -66,10 +59,8 @@ def _run_hook(hook: Callable, values: list[float], coeffs: list[float]) -> tuple
 def check_clip_hook(clip_hook: Any) -> Feedback:
     """Exercise 2: a hook that clamps every entry of the gradient into [-1, 1]."""
     name = "clip_hook clamps each entry into [-1, 1]"
-    if _no_answer(name, clip_hook):
-        return Feedback(False)
-    if not callable(clip_hook):
-        return check_true(name, False, hint="clip_hook must be a function of the gradient")
+    if (fb := not_a_function(name, clip_hook, "clip_hook")) is not None:
+        return fb
     coeffs = [-3.0, -0.5, 4.0, 0.25, 1.0]  # the gradient of (w * coeffs).sum() is coeffs
     got, error = _run_hook(clip_hook, [0.5, -1.0, 2.0, -0.25, 3.0], coeffs)
     if error:
@@ -82,7 +73,7 @@ def check_clip_hook(clip_hook: Any) -> Feedback:
 def check_handle_removed(handle: Any, first: Any, w: Any) -> Feedback:
     """Exercise 3: ``clip_norm`` clipped the first backward of ``(w * w).sum()``, then went."""
     name = "clip_norm ran once, then was removed"
-    if _no_answer(name, handle):
+    if no_answer(name, handle):
         return Feedback(False)
     if not hasattr(handle, "remove"):
         return check_true(name, False, hint="store what w.register_hook(clip_norm) returns (a "
@@ -118,10 +109,8 @@ def check_order(y_grad: Any, x_grad: Any) -> Feedback:
 def check_same_shape_hook(hook: Any) -> Feedback:
     """Exercise 5: a hook that puts the mean of the gradient in every entry (same shape)."""
     name = "the hook returns the mean in every entry"
-    if _no_answer(name, hook):
-        return Feedback(False)
-    if not callable(hook):
-        return check_true(name, False, hint="average must be a function of the gradient")
+    if (fb := not_a_function(name, hook, "average_fixed")) is not None:
+        return fb
     coeffs = [1.0, -2.0, 4.0, 5.0]
     got, error = _run_hook(hook, [0.0, 1.0, 2.0, 3.0], coeffs)
     if error:

@@ -15,16 +15,10 @@ from ...optim import SGD
 from ...random import get_rng_state, set_rng_state
 from ...tensor import Tensor
 from ..exercises import Feedback, check_close, check_equal, check_true
+from ._answers import no_answer, not_a_function
 
 __all__ = ["check_carry", "check_grad_at_chunk_start", "check_node_counts", "check_tbptt",
            "chunk_loss"]
-
-
-def _no_answer(name: str, answer: Any) -> bool:
-    if answer is Ellipsis or answer is None:
-        check_true(name, ...)
-        return True
-    return False
 
 
 def chunk_loss(params: list[Tensor], h: Tensor, seq: Tensor, start: int,
@@ -41,10 +35,8 @@ def chunk_loss(params: list[Tensor], h: Tensor, seq: Tensor, start: int,
 def check_carry(carry: Any) -> Feedback:
     """Exercise 1: ``carry(h)`` keeps the state's values and cuts its graph."""
     name = "carry(h) keeps the values and cuts the graph"
-    if _no_answer(name, carry):
-        return Feedback(False)
-    if not callable(carry):
-        return check_true(name, False, hint="carry must be a function of the state h")
+    if (fb := not_a_function(name, carry, "carry")) is not None:
+        return fb
     w = tensor([0.5, -1.0, 2.0], requires_grad=True)
     h = (w * 2).tanh()
     before = h.tolist()
@@ -94,7 +86,7 @@ def check_tbptt(chunk_losses: Any, make_params: Callable[[], list[Tensor]], seq:
                 chunk_len: int, lr: float) -> Feedback:
     """Exercise 2: the chunk losses of one epoch of truncated BPTT."""
     name = "the loss of every chunk"
-    if _no_answer(name, chunk_losses):
+    if no_answer(name, chunk_losses):
         return Feedback(False)
     if isinstance(chunk_losses, (list, tuple)) and not chunk_losses:
         return check_true(name, ...)
@@ -130,7 +122,7 @@ def check_grad_at_chunk_start(grad_h0: Any, params: list[Tensor], h_start: Tenso
                               start: int, length: int) -> Feedback:
     """Exercise 4: d(chunk loss)/d(state the chunk starts from)."""
     name = "the gradient at the chunk's start"
-    if _no_answer(name, grad_h0):
+    if no_answer(name, grad_h0):
         return Feedback(False)
     if not isinstance(grad_h0, Tensor):
         return check_true(name, False, hint=f"expected the tensor h0.grad, not "
