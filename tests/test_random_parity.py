@@ -198,7 +198,7 @@ KERNEL_FEEDS = {  # as in scripts/oracle/record_rng_goldens.py
 @pytest.mark.parametrize("feed", KERNEL, ids=[f["name"] for f in KERNEL])
 def test_normal_kernel_on_every_float_uniform(feed: dict[str, Any]) -> None:
     """The float32 block kernel on all 2**24 uniforms a float draw can give, against torch."""
-    from autograd_lab import _normal_kernels as K
+    from autograd_lab.random import normal_kernels as K
 
     sha = hashlib.sha256()
     step = 1 << 18  # blocks per slice
