@@ -91,7 +91,9 @@ def main() -> None:
     torch.set_num_threads(1)  # forked children must not inherit a running thread pool
     # torch imports these lazily on first use; import them once here, not per child
     importlib.import_module("torch.fx.experimental.symbolic_shapes")
-    importlib.import_module("torch.optim")
+    warm = torch.zeros(1, requires_grad=True)
+    warm.grad = torch.zeros(1)
+    torch.optim.SGD([warm], lr=0.1).step()  # an optimizer's first step imports ~800 modules
     gc.freeze()  # children then do not copy the parent's heap when the collector runs
     chosen = args.areas or G.areas()
     unknown = sorted(set(chosen) - set(G.areas()))
