@@ -39,7 +39,7 @@ def is_tensor(x: Any) -> bool:
 
 
 def as_array(x: Any) -> np.ndarray | None:
-    """``x`` (a tensor, a number, or nested lists of them) as float64, or None if it is not numeric."""
+    """``x`` (tensor, number, nested lists of them) as float64; None if not numeric."""
     if isinstance(x, Tensor):
         return np.asarray(x._data, dtype=np.float64)
     if isinstance(x, (str, bytes, dict, set)) or x is None or x is Ellipsis or callable(x):

@@ -55,7 +55,7 @@ def ex1_nudge(nudge_slope: Any) -> Feedback:
 
 
 def ex1_best_step(best_h: Any) -> Feedback:
-    """``best_h``: the step of ``STEPS`` whose forward difference of 3x² - 4x + 5 at 3 is closest to 14."""
+    """``best_h``: the step of ``STEPS`` whose nudge of 3x² - 4x + 5 at 3 comes closest to 14."""
     name = "best_h"
     if missing(name, best_h):
         return Feedback(False)

@@ -62,7 +62,6 @@ def ex3_fan_in(direct: Any, through_u: Any, a_grad: Any) -> Feedback:
                      hint="v = u * a: MulBackward0 sends grad * u to a, and grad is 1 here")
     r2 = check_value("gradient through u", through_u, t,
                      known + [(d, "that is the gradient along v's edge; the two are swapped."),
-                              (a * b * 0 + b, "u receives 1 from the sum *and* a from v."),
                               (a * b, "u receives 1 + a, then MulBackward0 multiplies by b.")],
                      hint="u receives 1 from the sum and a from v; its MulBackward0 then "
                           "multiplies by b")

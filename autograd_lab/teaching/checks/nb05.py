@@ -97,7 +97,7 @@ def ex6_zeros(weight_grad: Any, lin: Any) -> Feedback:
     """``lin``'s gradients were reset to zeros (not None), and ``weight_grad`` is that tensor."""
     name = "lin.weight.grad is a tensor of zeros"
     hint = "zero_grad() sets .grad to None by default; zero_grad(set_to_none=False) fills zeros"
-    if missing(name, weight_grad):
+    if weight_grad is not None and missing(name, weight_grad):
         return Feedback(False)
     g = lin.weight.grad
     if g is None:
@@ -106,6 +106,6 @@ def ex6_zeros(weight_grad: Any, lin: Any) -> Feedback:
     if not bool((g == 0).all()) or lin.bias.grad is None or not bool((lin.bias.grad == 0).all()):
         return wrong(name, "lin's gradients still hold the old values: reset them on lin itself "
                      "(a new tensor of zeros elsewhere changes nothing).", hint)
-    if weight_grad is not g:
+    if weight_grad is None or weight_grad is not g:
         return wrong(name, "weight_grad should be lin.weight.grad itself.", hint)
     return right(name)
