@@ -12,7 +12,7 @@ import math
 import pytest
 
 import autograd_lab as torch
-from autograd_lab.teaching.checks import nb01, nb02, nb03, nb04, nb05
+from autograd_lab.teaching.checks import nb01, nb02, nb03, nb04, nb05, nb06, nb07, nb08, nb09, nb10
 
 
 def right(capsys, fb) -> None:
@@ -326,7 +326,261 @@ def test_nb05_zeros(capsys):
     wrong(capsys, nb05.ex6_zeros(torch.zeros(1, 2), lin), "itself")
 
 
-@pytest.mark.parametrize("module", [nb01, nb02, nb03, nb04, nb05])
+# --- 06 ------------------------------------------------------------------------------------------
+
+def _versioned():
+    t = torch.zeros(4)
+    t.add_(1)
+    t[1:3].mul_(2)
+    t.exp()
+    t.data.sub_(1)
+    t.zero_()
+    return t
+
+
+def test_nb06_version(capsys):
+    t = _versioned()
+    right(capsys, nb06.ex1_version(3, t))
+    wrong(capsys, nb06.ex1_version(4, t), ".data")
+    wrong(capsys, nb06.ex1_version(2, t), "view")
+    wrong(capsys, nb06.ex1_version(0, t))
+    wrong(capsys, nb06.ex1_version("3", t), "whole number")
+    wrong(capsys, nb06.ex1_version(None, t), "no answer")
+
+
+def test_nb06_repair(capsys):
+    x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    (x.tanh() * 2).sum().backward()
+    right(capsys, nb06.ex2_repair(x.grad, x))
+    wrong(capsys, nb06.ex2_repair(x.grad / 2, x), "factor 2")
+    wrong(capsys, nb06.ex2_repair(x, x), "x itself")
+    wrong(capsys, nb06.ex2_repair(-x.grad, x), "sign")
+    wrong(capsys, nb06.ex2_repair(x.grad * 2, x), "twice")
+    wrong(capsys, nb06.ex2_repair(None, x), "no answer")
+
+
+def _w06():
+    w = torch.tensor([2.0, -4.0], requires_grad=True)
+    (w ** 2).sum().backward()
+    return w
+
+
+def test_nb06_step(capsys):
+    w = _w06()
+    with torch.no_grad():
+        w -= 0.5 * w.grad
+    right(capsys, nb06.ex3_step(w, w))
+    w = _w06()
+    wrong(capsys, nb06.ex3_step(w - 0.5 * w.grad, w), "grad_fn=SubBackward0")
+    w = _w06()
+    wrong(capsys, nb06.ex3_step(w, w), "no step")
+    w = _w06()
+    with torch.no_grad():
+        w += 0.5 * w.grad
+    wrong(capsys, nb06.ex3_step(w, w), "sign")
+    w = _w06()
+    w.data.sub_(0.5 * w.grad)
+    wrong(capsys, nb06.ex3_step(w, w), ".data")
+    w = _w06()
+    wrong(capsys, nb06.ex3_step(torch.zeros(2), w), "new tensor")
+    wrong(capsys, nb06.ex3_step(None, w), "no answer")
+
+
+# --- 07 ------------------------------------------------------------------------------------------
+
+def test_nb07_targets(capsys):
+    w, x = torch.tensor(3.0, requires_grad=True), torch.tensor(2.0)
+    p = w * x
+    stop = torch.autograd.grad((p - (0.5 * p).detach()) ** 2, w)[0]
+    p = w * x
+    through = torch.autograd.grad((p - 0.5 * p) ** 2, w)[0]
+    right(capsys, nb07.ex1_targets(stop, through))
+    wrong(capsys, nb07.ex1_targets(through, stop), "not detached", "with the target detached")
+    wrong(capsys, nb07.ex1_targets(-stop, through), "sign")
+    wrong(capsys, nb07.ex1_targets(w, w), "w itself")
+    wrong(capsys, nb07.ex1_targets(None, None), "no answer")
+
+
+def test_nb07_snapshot(capsys):
+    def run(make):
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        before = w.tolist()
+        snap = make(w)
+        with torch.no_grad():
+            w.mul_(10)
+        return snap, w, before
+
+    right(capsys, nb07.ex2_snapshot(*run(lambda w: w.detach().clone())))
+    wrong(capsys, nb07.ex2_snapshot(*run(lambda w: w.detach())), "shares memory")
+    wrong(capsys, nb07.ex2_snapshot(*run(lambda w: w.clone())), "requires grad")
+    wrong(capsys, nb07.ex2_snapshot(*run(lambda w: w)), "w itself")
+    wrong(capsys, nb07.ex2_snapshot(*run(lambda w: torch.zeros(2))), "values")
+    wrong(capsys, nb07.ex2_snapshot(*run(lambda w: w.tolist())), "tensor")
+    wrong(capsys, nb07.ex2_snapshot(*run(lambda w: None)), "no answer")
+
+
+def test_nb07_inference(capsys):
+    model = torch.nn.Linear(4, 2)
+    inputs = torch.randn(3, 4)
+    with torch.no_grad():
+        preds = model(inputs)
+    right(capsys, nb07.ex3_inference(preds, preds.numpy(), model, inputs))
+    graph = model(inputs)
+    wrong(capsys, nb07.ex3_inference(graph, graph.detach().numpy(), model, inputs),
+          "requires grad")
+    wrong(capsys, nb07.ex3_inference(preds, preds, model, inputs), "NumPy array")
+    wrong(capsys, nb07.ex3_inference(preds, preds.numpy().T, model, inputs), "shape")
+    wrong(capsys, nb07.ex3_inference(preds, -preds.numpy(), model, inputs), "not model(inputs)")
+    wrong(capsys, nb07.ex3_inference(None, None, model, inputs), "no answer")
+
+
+def test_nb07_predict(capsys):
+    right(capsys, nb07.ex4_predict(torch.inference_mode()(lambda model, X: model(X))))
+
+    def with_no_grad(model, X):
+        with torch.no_grad():
+            return model(X)
+
+    right(capsys, nb07.ex4_predict(with_no_grad))
+    wrong(capsys, nb07.ex4_predict(lambda model, X: model(X).detach()), "recording on")
+    wrong(capsys, nb07.ex4_predict(lambda model, X: model(X)), "recording on")
+    wrong(capsys, nb07.ex4_predict(torch.inference_mode()(lambda model, X: X)), "never called")
+    wrong(capsys, nb07.ex4_predict(torch.inference_mode()(lambda model, X: [model(X)])),
+          "tensor")
+    wrong(capsys, nb07.ex4_predict(torch.inference_mode()(lambda model, X: -model(X))),
+          "model(X)")
+    wrong(capsys, nb07.ex4_predict(None), "no answer")
+
+
+# --- 08 ------------------------------------------------------------------------------------------
+
+N18 = 2 ** 18
+
+
+def test_nb08_bytes(capsys):
+    measured = 50 * N18 * 4
+    right(capsys, nb08.ex1_bytes(50 * N18 * 4, measured))
+    wrong(capsys, nb08.ex1_bytes(51 * N18 * 4, measured), "counts x")
+    wrong(capsys, nb08.ex1_bytes(50 * N18, measured), "not bytes")
+    wrong(capsys, nb08.ex1_bytes(N18 * 4, measured), "one saved tensor")
+    wrong(capsys, nb08.ex1_bytes(0, measured))
+    wrong(capsys, nb08.ex1_bytes(50 * 250_000 * 4, measured))
+    wrong(capsys, nb08.ex1_bytes(52.5, measured), "whole number")
+    wrong(capsys, nb08.ex1_bytes(None, measured), "no answer")
+
+
+def test_nb08_after(capsys):
+    measured = 2 * N18 * 4 + 4
+    right(capsys, nb08.ex2_after(measured, measured))
+    wrong(capsys, nb08.ex2_after(2 * N18 * 4, measured), "4 bytes")
+    wrong(capsys, nb08.ex2_after(N18 * 4 + 4, measured), "x.grad is new")
+    wrong(capsys, nb08.ex2_after(0, measured))
+    wrong(capsys, nb08.ex2_after(4, measured), "h still names")
+    wrong(capsys, nb08.ex2_after(None, measured), "no answer")
+
+
+def test_nb08_saved(capsys):
+    right(capsys, nb08.ex3_saved(4, 4 * 4096, 4, 4 * 4096))
+    wrong(capsys, nb08.ex3_saved(3, 3 * 4096, 4, 4 * 4096), "packed twice")
+    wrong(capsys, nb08.ex3_saved(4, 4 * 4000, 4, 4 * 4096), "1024 values")
+    wrong(capsys, nb08.ex3_saved(4, 4 * 1024, 4, 4 * 4096), "not bytes")
+    wrong(capsys, nb08.ex3_saved(0, 0, 4, 4 * 4096))
+    wrong(capsys, nb08.ex3_saved(None, None, 4, 4 * 4096), "no answer")
+
+
+def test_nb08_timeline(capsys):
+    right(capsys, nb08.ex4_timeline(8, 20, 8.0, 20.0))
+    wrong(capsys, nb08.ex4_timeline(20, 8, 8.0, 20.0), "retained graph", "plain backward()")
+    wrong(capsys, nb08.ex4_timeline(4, 16, 8.0, 20.0), "adds x.grad", "on top of")
+    wrong(capsys, nb08.ex4_timeline(0, 0, 8.0, 20.0), "still alive")
+    wrong(capsys, nb08.ex4_timeline(8.4, 21, 8.0, 20.0))
+    wrong(capsys, nb08.ex4_timeline(None, None, 8.0, 20.0), "no answer")
+
+
+# --- 09 ------------------------------------------------------------------------------------------
+
+def g09(x):
+    return torch.stack([x[0] * x[1], x[1] * x[2], x[0] + x[2] ** 2])
+
+
+def test_nb09_vectors(capsys):
+    right(capsys, nb09.ex1_vectors(torch.ones(3), torch.tensor([0.0, 1.0, 0.0])))
+    wrong(capsys, nb09.ex1_vectors(torch.zeros(3), torch.tensor([1.0, 0.0, 0.0])), "all zeros",
+          "indices start at 0")
+    wrong(capsys, nb09.ex1_vectors(torch.tensor([1.0, 2.0, 3.0]), torch.tensor(1.0)), "v = x",
+          "raised")
+    wrong(capsys, nb09.ex1_vectors([1, 1, 1], 1), "tensor shaped like p")
+    wrong(capsys, nb09.ex1_vectors(None, None), "no answer")
+
+
+def test_nb09_vjp(capsys):
+    x0 = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = torch.tensor([1.0, -1.0, 2.0])
+    J = torch.autograd.functional.jacobian(g09, x0.detach())
+    g09(x0).backward(w)
+    right(capsys, nb09.ex2_vjp(x0.grad, g09, x0, w))
+    wrong(capsys, nb09.ex2_vjp(J @ w, g09, x0, w), "J w")
+    wrong(capsys, nb09.ex2_vjp(torch.ones(3) @ J, g09, x0, w), "ones")
+    wrong(capsys, nb09.ex2_vjp(w, g09, x0, w), "w itself")
+    wrong(capsys, nb09.ex2_vjp(-(w @ J), g09, x0, w), "sign")
+    wrong(capsys, nb09.ex2_vjp(None, g09, x0, w), "no answer")
+
+
+def test_nb09_rows(capsys):
+    x1 = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    out = g09(x1)
+    rows = torch.stack([torch.autograd.grad(out[i], x1, retain_graph=True)[0] for i in range(3)])
+    right(capsys, nb09.ex3_rows(rows, g09, x1))
+    wrong(capsys, nb09.ex3_rows(rows.T, g09, x1), "transpose")
+    wrong(capsys, nb09.ex3_rows(rows.sum(dim=0), g09, x1), "shape")
+    wrong(capsys, nb09.ex3_rows(rows[:2], g09, x1), "shape")
+    wrong(capsys, nb09.ex3_rows(torch.eye(3), g09, x1), "identity")
+    wrong(capsys, nb09.ex3_rows(None, g09, x1), "no answer")
+
+
+def test_nb09_costs(capsys):
+    rev = 10 * 256 * 256 + 10 * 256 * 784
+    fwd = 256 * 256 * 784 + 10 * 256 * 784
+    right(capsys, nb09.ex4_costs(rev, fwd))
+    wrong(capsys, nb09.ex4_costs(fwd, rev), "other order")
+    wrong(capsys, nb09.ex4_costs(10 * 256 * 256, fwd), "not the number")
+    wrong(capsys, nb09.ex4_costs(float(rev), fwd), "whole number")
+    wrong(capsys, nb09.ex4_costs(None, None), "no answer")
+
+
+# --- 10 ------------------------------------------------------------------------------------------
+
+def test_nb10_cube(capsys):
+    right(capsys, nb10.ex1_cube(lambda x, g: g * 3 * x ** 2, "CubeBackward"))
+    wrong(capsys, nb10.ex1_cube(lambda x, g: 3 * x ** 2, "CubeBackward"), "ignores grad_out")
+    wrong(capsys, nb10.ex1_cube(lambda x, g: g * x ** 3, "CubeBackward"), "numerical")
+    wrong(capsys, nb10.ex1_cube(lambda x, g: -g * 3 * x ** 2, "CubeBackward"), "numerical")
+    wrong(capsys, nb10.ex1_cube(lambda x, g: g * 3 * x ** 2, "CubeBackward0"), "number")
+    wrong(capsys, nb10.ex1_cube(lambda x, g: g * 3 * x ** 2, "PowBackward0"), "not recorded")
+    wrong(capsys, nb10.ex1_cube(lambda x: x, "CubeBackward"), "raised")
+    wrong(capsys, nb10.ex1_cube(None, None), "no answer")
+
+
+def test_nb10_passing(capsys):
+    right(capsys, nb10.ex2_passing({"A", "D"}))
+    wrong(capsys, nb10.ex2_passing({"A"}), "one more")
+    wrong(capsys, nb10.ex2_passing({"A", "B", "D"}), "forgets grad_out")
+    wrong(capsys, nb10.ex2_passing(["A", "D"]), "set")
+    wrong(capsys, nb10.ex2_passing(set()), "not the set")
+    wrong(capsys, nb10.ex2_passing(None), "no answer")
+
+
+def test_nb10_ste(capsys):
+    right(capsys, nb10.ex3_ste(lambda x, g: g * (x.abs() <= 1)))
+    wrong(capsys, nb10.ex3_ste(lambda x, g: g), "identity")
+    wrong(capsys, nb10.ex3_ste(lambda x, g: g * 0), "true derivative")
+    wrong(capsys, nb10.ex3_ste(lambda x, g: g * (x.abs() < 1)), "<=")
+    wrong(capsys, nb10.ex3_ste(lambda x, g: (x.abs() <= 1).float()), "ignores grad_out")
+    wrong(capsys, nb10.ex3_ste(lambda x, g: -g * (x.abs() <= 1)), "sign")
+    wrong(capsys, nb10.ex3_ste(None), "no answer")
+
+
+@pytest.mark.parametrize("module", [nb01, nb02, nb03, nb04, nb05, nb06, nb07, nb08, nb09, nb10])
 def test_every_check_is_tested(module):
     """Each exercise function of a checks module appears in this file."""
     import inspect
