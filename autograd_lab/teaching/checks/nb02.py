@@ -74,8 +74,9 @@ def ex2_count(count_nodes: Any) -> Feedback:
         except Exception as e:  # noqa: BLE001 - the student's error is the feedback
             return wrong(name, f"on {label} it raised {type(e).__name__}: {e}", hint)
         expected = _reference_count(out.grad_fn, set())
-        if got == ... or got is None:
-            return wrong(name, "it returns nothing yet: set count.", hint)
+        if got is Ellipsis or got is None:
+            missing(name, got)
+            return Feedback(False)
         if got != expected:
             more = (" It counts a shared node more than once: pass the same seen set down."
                     if isinstance(got, int) and got > expected else "")

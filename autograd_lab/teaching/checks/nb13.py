@@ -42,10 +42,12 @@ def replay_losses(X: Any, y: Any, steps: int = 5, seed: int = 0) -> list[float]:
         set_rng_state(state)
 
 
-def ex1_loop(ex_model: Any) -> Feedback:
-    """The trained linear model recovers w = (3, -2), b = 1."""
+def ex1_loop(ex_model: Any, loss: Any) -> Feedback:
+    """The trained linear model recovers w = (3, -2), b = 1 (``loss``: the loop's last loss)."""
     name = "learned weight and bias"
     hint = "zero_grad(), loss = F.mse_loss(ex_model(X), y), loss.backward(), ex_opt.step()"
+    if loss is Ellipsis and missing(name, loss):
+        return Feedback(False)
     w, b = as_array(ex_model.weight), as_array(ex_model.bias)
     if np.allclose(w, [[3.0, -2.0]], atol=0.05) and np.allclose(b, [1.0], atol=0.05):
         return right(name)
