@@ -18,11 +18,10 @@ lint: setup
 
 # Record reference values with real PyTorch 2.13; TORCH_PYTHON is an interpreter that has it
 # (e.g. python -m venv /tmp/oracle && /tmp/oracle/bin/pip install torch==2.13.0 numpy).
+# AREAS: some of the case modules in tests/golden_cases (default: all), e.g. AREAS="ops rng".
+AREAS ?=
 goldens:
-	$(TORCH_PYTHON) scripts/oracle/record_goldens.py
-	$(TORCH_PYTHON) scripts/oracle/record_printing_goldens.py
-	$(TORCH_PYTHON) scripts/oracle/record_optim_goldens.py
-	$(TORCH_PYTHON) scripts/oracle/record_rng_goldens.py
+	$(TORCH_PYTHON) scripts/oracle/record_goldens.py $(AREAS)
 
 bench: setup
 	$(VENV_PY) benchmarks/run.py

@@ -5,6 +5,8 @@ gradient ``u`` per output, the scalar ``L(x) = sum_i <f_i(x), u_i>`` has gradien
 ``J^T u`` (a vector-Jacobian product), which is what backward computes:
 
     dL/dx[k] ~ (L(x + eps e_k) - L(x - eps e_k)) / (2 eps)
+
+(``numerical_grad`` is the package's, ``autograd_lab.autograd.numerical``.)
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 
 import autograd_lab as torch
 from autograd_lab import autograd
+from autograd_lab.autograd.numerical import numerical_grad
 
 EPS = 1e-6
 RTOL = 1e-5
@@ -39,26 +42,6 @@ def _scalar(f: Fn, arrays: Sequence[np.ndarray], us: Sequence[np.ndarray]) -> fl
         outs = _outputs(f(*_leaves(arrays, False)))
     return float(sum(np.sum(np.asarray(o.numpy(), dtype=np.float64) * u)
                      for o, u in zip(outs, us)))
-
-
-def numerical_grad(h: Callable[[list[np.ndarray]], float], arrays: Sequence[np.ndarray],
-                   eps: float = EPS) -> list[np.ndarray]:
-    """d h / d arrays[i] by central differences, for every input."""
-    xs = [np.array(a, dtype=np.float64, copy=True) for a in arrays]
-    grads = []
-    for x in xs:
-        g = np.zeros_like(x)
-        flat, gflat = x.reshape(-1), g.reshape(-1)
-        for k in range(flat.size):
-            orig = flat[k]
-            flat[k] = orig + eps
-            hi = h(xs)
-            flat[k] = orig - eps
-            lo = h(xs)
-            flat[k] = orig
-            gflat[k] = (hi - lo) / (2 * eps)
-        grads.append(g)
-    return grads
 
 
 def upstream(f: Fn, arrays: Sequence[np.ndarray], seed: int) -> list[np.ndarray]:
@@ -93,7 +76,7 @@ def assert_vjp(f: Fn, *arrays: np.ndarray, seed: int = 0, rtol: float = RTOL,
     """The engine's VJP of ``f`` equals the central-difference one."""
     us = upstream(f, arrays, seed)
     got = engine_vjp(f, arrays, us)
-    want = numerical_grad(lambda xs: _scalar(f, xs, us), arrays)
+    want = numerical_grad(lambda xs: _scalar(f, xs, us), arrays, EPS)
     for i, (g, w) in enumerate(zip(got, want)):
         np.testing.assert_allclose(g, w, rtol=rtol, atol=atol,
                                    err_msg=f"gradient of input {i}")
@@ -135,7 +118,7 @@ def assert_gradgrad(f: Fn, *arrays: np.ndarray, seed: int = 0, rtol: float = RTO
         g1 = _first_grad(f, _leaves(vals), us, create_graph=False)
         return float(sum(np.sum(g.numpy() * v) for g, v in zip(g1, vs) if g is not None))
 
-    want = numerical_grad(h, arrays)
+    want = numerical_grad(h, arrays, EPS)
     for i, (g, w) in enumerate(zip(got, want)):
         np.testing.assert_allclose(g, w, rtol=rtol, atol=atol,
                                    err_msg=f"second derivative w.r.t. input {i}")

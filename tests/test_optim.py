@@ -1,4 +1,5 @@
-"""Optimizers against trajectories recorded from PyTorch (``scripts/oracle/record_optim_goldens.py``).
+"""Optimizers against trajectories recorded from PyTorch (cases and their replay:
+``tests/golden_cases/optim.py``, recorded by ``scripts/oracle/record_goldens.py optim``).
 
 With prescribed gradients the parameters depend only on the optimizer's arithmetic:
 Adam/AdamW reproduce torch's fused multiply-adds and must match bit for bit; SGD uses
@@ -7,80 +8,68 @@ plain float arithmetic (no fused multiply-add) and must agree to a float32 ulp o
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+from typing import Any
 
+import golden_cases as G
 import numpy as np
 import pytest
+from golden_cases.optim import replay
 
 import autograd_lab as torch
 
-GOLDEN = json.loads((Path(__file__).parent / "goldens" / "optim.json").read_text())
-CONFIGS = {k: (c, kw) for k, (c, kw) in GOLDEN["configs"].items()}
-STEPS = GOLDEN["steps"]
+CASES = G.cases("optim")
+FIXED = [c for c in CASES if c["run"] == "fixed_grads"]
+QUADRATIC = [c for c in CASES if c["run"] == "quadratic"]
+SEEDED = [c for c in CASES if c["run"] == "seeded_linear"]
 
 
 def unhex(values: list[str], dtype: np.dtype = np.float64) -> np.ndarray:
     return np.array([float.fromhex(v) for v in values], dtype=dtype)
 
 
-def initial_params(dtype: np.dtype) -> list[np.ndarray]:
-    rng = np.random.default_rng(7)
-    return [rng.standard_normal(5).astype(dtype), rng.standard_normal((4, 10)).astype(dtype)]
-
-
-def grad_at(step: int, shape: tuple, dtype: np.dtype) -> np.ndarray:
-    n = int(np.prod(shape))
-    k = np.arange(n, dtype=np.float64)
-    g = np.sin(0.7 * k + 1.3 * step + 0.1) * (1.0 + 0.5 * np.cos(0.3 * k * (step + 1)))
-    return g.reshape(shape).astype(dtype)
-
-
-def make_optimizer(name: str, params: list) -> torch.optim.Optimizer:
-    cls, kwargs = CONFIGS[name]
-    if "betas" in kwargs:
-        kwargs = {**kwargs, "betas": tuple(kwargs["betas"])}
-    return getattr(torch.optim, cls)(params, **kwargs)
-
-
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("name", list(CONFIGS))
-def test_fixed_gradient_trajectory(name: str, dtype: str) -> None:
-    npd = np.dtype(dtype)
-    params = [torch.tensor(a, requires_grad=True) for a in initial_params(npd)]
-    opt = make_optimizer(name, params)
-    exact = CONFIGS[name][0] != "SGD"
-    for step, golden in enumerate(GOLDEN["fixed_grads"][dtype][name]):
-        for p in params:
-            p.grad = torch.tensor(grad_at(step, tuple(p.shape), npd))
-        opt.step()
-        for p, want in zip(params, golden):
-            got = p.detach().numpy().reshape(-1)
-            want = unhex(want, npd)
+@pytest.mark.golden
+@pytest.mark.parametrize("case", FIXED, ids=[c["name"] for c in FIXED])
+def test_fixed_gradient_trajectory(case: dict[str, Any]) -> None:
+    golden = G.recorded("optim", case)
+    npd = np.dtype(case["dtype"])
+    exact = case["optimizer"] != "SGD"
+    got_traj = replay(torch, case)
+    assert len(got_traj) == len(golden) == case["steps"]
+    for step, (got_params, want_params) in enumerate(zip(got_traj, golden)):
+        for got, want in zip(got_params, want_params, strict=True):
+            got, want = unhex(got, npd), unhex(want, npd)
             if exact:
-                np.testing.assert_array_equal(got, want, err_msg=f"{name} step {step}")
+                np.testing.assert_array_equal(got, want, err_msg=f"{case['name']} step {step}")
             else:  # a last-bit difference per step, at most
                 tol = (step + 1) * np.finfo(npd).eps * 4
-                np.testing.assert_allclose(got, want, rtol=tol, atol=tol, err_msg=name)
+                np.testing.assert_allclose(got, want, rtol=tol, atol=tol, err_msg=case["name"])
 
 
-@pytest.mark.parametrize("name", GOLDEN["quadratic"]["configs"])
-def test_training_loop_matches_torch(name: str) -> None:
-    q = GOLDEN["quadratic"]
-    A, y = torch.tensor(q["A"]), torch.tensor(q["y"])
-    w = torch.tensor(q["w0"], requires_grad=True)
-    b = torch.tensor(q["b0"], requires_grad=True)
-    opt = make_optimizer(name, [w, b])
-    run = q["runs"][name]
-    for step in range(STEPS):
-        opt.zero_grad()
-        loss = ((A @ w + b - y) ** 2).sum() + 0.1 * (w**4).sum()
-        loss.backward()
-        opt.step()
-        assert loss.item() == pytest.approx(float.fromhex(run["losses"][step]), rel=1e-5)
-        got = np.concatenate([w.detach().numpy(), b.detach().numpy()])
-        np.testing.assert_allclose(got, unhex(run["params"][step], np.float32), rtol=2e-5,
+@pytest.mark.golden
+@pytest.mark.parametrize("case", QUADRATIC, ids=[c["name"] for c in QUADRATIC])
+def test_training_loop_matches_torch(case: dict[str, Any]) -> None:
+    golden = G.recorded("optim", case)
+    got = replay(torch, case)
+    for step in range(case["steps"]):
+        assert float.fromhex(got["losses"][step]) == pytest.approx(
+            float.fromhex(golden["losses"][step]), rel=1e-5)
+        np.testing.assert_allclose(unhex(got["params"][step], np.float32),
+                                   unhex(golden["params"][step], np.float32), rtol=2e-5,
                                    atol=1e-6)
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("case", SEEDED, ids=[c["name"] for c in SEEDED])
+def test_seeded_linear_draws_and_trains_like_torch(case: dict[str, Any]) -> None:
+    """The whole run from ``manual_seed(0)``: the data and initial weights bit for bit (the
+    generator is torch's), then the losses and final weights as in the training test."""
+    golden = G.recorded("optim", case)
+    got = replay(torch, case)
+    for key in ("x", "y", "weight", "bias", "printed"):
+        assert got[key] == golden[key], key
+    np.testing.assert_allclose(unhex(got["losses"]), unhex(golden["losses"]), rtol=1e-6)
+    for key in ("final_weight", "final_bias"):
+        np.testing.assert_allclose(unhex(got[key]), unhex(golden[key]), rtol=1e-5, atol=1e-6)
 
 
 def test_step_runs_without_recording_and_bumps_versions() -> None:

@@ -1,32 +1,28 @@
 """autograd_lab's random numbers against PyTorch's CPU generator, bit for bit.
 
-The goldens are written by ``scripts/oracle/record_rng_goldens.py`` (see its docstring for the call
-format); every case is replayed here on autograd_lab and each result compared on its raw bits.
+The cases and their replay are ``tests/golden_cases/rng.py`` (see its docstring for the call
+format); ``scripts/oracle/record_goldens.py rng`` recorded torch's results, and every case is
+replayed here on autograd_lab with the same function and each result compared on its raw bits.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
-import json
 import math
-import warnings
 import zlib
-from pathlib import Path
 from typing import Any
 
+import golden_cases as G
 import numpy as np
 import pytest
+from golden_cases.rng import replay
 
 import autograd_lab as lab
 from autograd_lab import random as R
 
-GOLDENS = json.loads((Path(__file__).resolve().parent / "goldens" / "rng.json").read_text())
-CASES: list[dict[str, Any]] = GOLDENS["cases"]
-ERRORS: list[dict[str, Any]] = GOLDENS["errors"]
-DTYPES = {name: getattr(lab, name) for name in ("float32", "float64", "float16", "int64",
-                                                "int32", "int16", "uint8")}
-DTYPES["bool"] = lab.bool
+CASES = G.cases("rng")
+CALLS = [c for c in CASES if "calls" in c]
+KERNEL = [c for c in CASES if "kernel_feed" in c]
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
@@ -35,29 +31,16 @@ def decode(obj: dict[str, Any]) -> np.ndarray:
     return np.frombuffer(raw, dtype=obj["dtype"]).reshape(obj["shape"]).copy()
 
 
-def _tensor(obj: Any) -> Any:
-    return lab.from_numpy(decode(obj)) if isinstance(obj, dict) else obj
-
-
-def _view(t: lab.Tensor, steps: list | None) -> lab.Tensor:
-    for step in steps or []:
-        if step[0] == "t":
-            t = t.t()
-        elif step[0] == "permute":
-            t = t.permute(*step[1])
-        elif step[0] == "slice":
-            _, dim, start, stop, every = step
-            index = [slice(None)] * t.dim()
-            index[dim] = slice(start, stop, every)
-            t = t[tuple(index)]
-    return t
-
-
 def _values(t: lab.Tensor) -> np.ndarray:
     return np.ascontiguousarray(t._data)
 
 
-def _linear_by_uniform(fan_in: int, fan_out: int, dt: Any) -> np.ndarray:
+def _fill_by_samplers(view: lab.Tensor, method: str, args: list, generator: Any) -> None:
+    """The in-place samplers of ``autograd_lab.random`` (``bernoulli_`` is no Tensor method)."""
+    getattr(R, method)(view, *args, generator=generator)
+
+
+def _linear_by_uniform(torch: Any, fan_in: int, fan_out: int, dt: Any) -> np.ndarray:
     """nn.Linear's init, written out: kaiming_uniform_(W, a=sqrt(5)), then U(+-1/sqrt(in))."""
     weight, bias = lab.empty(fan_out, fan_in, dtype=dt), lab.empty(fan_out, dtype=dt)
     gain = math.sqrt(2.0 / (1 + math.sqrt(5) ** 2))
@@ -66,66 +49,6 @@ def _linear_by_uniform(fan_in: int, fan_out: int, dt: Any) -> np.ndarray:
     bound = 1 / math.sqrt(fan_in)
     R.uniform_(bias, -bound, bound)
     return np.concatenate([_values(weight).reshape(-1), _values(bias)])
-
-
-def _linear_by_module(fan_in: int, fan_out: int, dt: Any) -> np.ndarray:
-    layer = lab.nn.Linear(fan_in, fan_out, dtype=dt)
-    return np.concatenate([_values(layer.weight).reshape(-1), _values(layer.bias)])
-
-
-def run(call: dict[str, Any], gen: R.Generator | None, linear: Any = _linear_by_uniform
-        ) -> np.ndarray | None:
-    """Make one recorded call on autograd_lab; the result as a numpy array (None: none)."""
-    op = call["op"]
-    dt = DTYPES.get(call.get("dtype", "float32"))
-    g = gen if call.get("gen") else None
-    if op in ("rand", "randn"):
-        return _values(getattr(lab, op)(*call["size"], dtype=dt, generator=g))
-    if op == "randint":
-        return _values(lab.randint(call["low"], call["high"], tuple(call["size"]), dtype=dt,
-                                   generator=g))
-    if op == "randperm":
-        return _values(lab.randperm(call["n"], dtype=dt, generator=g))
-    if op == "fill":
-        view = _view(lab.empty(*call["shape"], dtype=dt), call.get("view"))
-        args = [_tensor(a) for a in call["args"]]
-        getattr(R, call["method"])(view, *args, generator=g)
-        return _values(view)
-    if op == "like":
-        src = _view(lab.zeros(*call["shape"], dtype=dt), call.get("view"))
-        out = getattr(lab, call["method"])(src, generator=g)
-        return np.concatenate([_values(out).reshape(-1).astype(np.float64),
-                               np.array(out.stride(), np.float64)])
-    if op == "normal":
-        size = call.get("size")
-        extra = {} if size is None else {"size": tuple(size)}
-        return _values(lab.normal(_tensor(call["mean"]), _tensor(call["std"]), generator=g,
-                                  **extra))
-    if op == "bernoulli":
-        p = _tensor(call["p"])
-        if "scalar_p" in call:
-            return _values(lab.bernoulli(p, call["scalar_p"], generator=g))
-        return _values(lab.bernoulli(p, generator=g))
-    if op == "linear":
-        return linear(call["in"], call["out"], dt)
-    target = gen if call.get("gen") else lab.default_generator
-    if op == "seed":
-        lab.manual_seed(call["value"]) if target is lab.default_generator else (
-            target.manual_seed(call["value"]))
-        return None
-    if op in ("state", "pos"):
-        state = _values(target.get_state())
-        if op == "state":
-            return state
-        return np.array([state[8:12].view(np.int32)[0], state[16:24].view(np.int64)[0],
-                         state[5040:5044].view(np.int32)[0]], np.int64)
-    if op == "set_state":
-        target.set_state(lab.from_numpy(decode(call["state"])))
-        return None
-    if op == "gen_seed":
-        R.Generator().manual_seed(call["value"])
-        return None
-    raise ValueError(f"unknown op {op}")
 
 
 def assert_same_bits(got: np.ndarray, want: np.ndarray, where: str) -> None:
@@ -139,85 +62,84 @@ def assert_same_bits(got: np.ndarray, want: np.ndarray, where: str) -> None:
                              f"flat index {bad[0]}")
 
 
-def replay(case: dict[str, Any], linear: Any = _linear_by_uniform) -> None:
-    if case["seed"] is not None:
-        lab.manual_seed(case["seed"])
-    gen = None if case["gen_seed"] is None else R.Generator().manual_seed(case["gen_seed"])
-    for i, (call, want, warned) in enumerate(zip(case["calls"], case["outputs"],
-                                                  case["warnings"])):
+def assert_same_result(got: Any, want: Any, where: str) -> None:
+    """One recorded result: none, an array, or a digest of a large one (with its ends)."""
+    if want is None:
+        assert got is None, where
+        return
+    assert got is not None, where
+    if "sha256" in want:
+        assert (got["dtype"], got["shape"]) == (want["dtype"], want["shape"]), where
+        assert_same_bits(decode(got["head"]), decode(want["head"]), where + " head")
+        assert_same_bits(decode(got["tail"]), decode(want["tail"]), where + " tail")
+        assert got["sha256"] == want["sha256"], where
+    else:
+        assert_same_bits(decode(got), decode(want), where)
+
+
+def check(case: dict[str, Any], **hooks: Any) -> None:
+    """Replay ``case`` on autograd_lab and compare every call with torch's."""
+    want = G.recorded("rng", case)
+    got = replay(lab, case, fill=_fill_by_samplers, **hooks)
+    if case.get("raises"):
+        assert got["error"] is not None, f"{case['name']}: nothing raised, torch raised " \
+            f"{want['error']}"
+        assert got["error"] == want["error"]
+        return
+    assert len(got["outputs"]) == len(want["outputs"]) == len(case["calls"])
+    for i, call in enumerate(case["calls"]):
         where = f"{case['name']} call {i} ({call['op']} {call.get('size', '')})"
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            got = run(call, gen, linear)
-        assert [str(w.message) for w in caught] == warned, where
-        if want is None:
-            assert got is None, where
-        elif "sha256" in want:  # a large result, stored as a digest plus its ends
-            assert got is not None, where
-            assert (got.dtype.name, list(got.shape)) == (want["dtype"], want["shape"]), where
-            flat = got.reshape(-1)
-            head, tail = decode(want["head"]), decode(want["tail"])
-            assert_same_bits(flat[:head.size], head, where + " head")
-            assert_same_bits(flat[flat.size - tail.size:], tail, where + " tail")
-            assert hashlib.sha256(got.tobytes()).hexdigest() == want["sha256"], where
-        else:
-            assert got is not None, where
-            assert_same_bits(got, decode(want), where)
+        assert got["warnings"][i] == want["warnings"][i], where
+        assert_same_result(got["outputs"][i], want["outputs"][i], where)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+@pytest.mark.golden
+@pytest.mark.parametrize("case", CALLS, ids=[c["name"] for c in CALLS])
 def test_matches_torch(case: dict[str, Any]) -> None:
-    replay(case)
+    check(case, linear=_linear_by_uniform)
 
 
-LINEAR_CASES = [c for c in CASES if c["name"].startswith("linear_")]
+LINEAR_CASES = [c for c in CALLS if c["name"].startswith("linear_")]
 
 
+@pytest.mark.golden
 @pytest.mark.parametrize("case", LINEAR_CASES, ids=[c["name"] for c in LINEAR_CASES])
 def test_nn_linear_init_matches_torch(case: dict[str, Any]) -> None:
-    replay(case, linear=_linear_by_module)
+    check(case)  # the default replay builds nn.Linear
 
 
-@pytest.mark.parametrize("err", ERRORS, ids=[e["name"] for e in ERRORS])
-def test_errors_match_torch(err: dict[str, Any]) -> None:
-    with pytest.raises(Exception) as info:
-        run(err["call"], None)
-    assert type(info.value).__name__ == err["type"]
-    assert str(info.value) == err["message"]
+def _normals_by_kernel(torch: Any, draws: np.ndarray) -> np.ndarray:
+    """randn's float32 block kernel straight on the uniforms of ``draws`` (as fast as numpy
+    goes; loading a state per 608 values, as the recording does, takes minutes here)."""
+    from autograd_lab.random import normal_kernels as K
 
-
-KERNEL: list[dict[str, Any]] = GOLDENS["kernel"]
-KERNEL_FEEDS = {  # as in scripts/oracle/record_rng_goldens.py
-    "k_k": lambda k: k,
-    "k_0": lambda k: np.zeros_like(k),
-    "k_mix": lambda k: ((k.astype(np.uint64) * 2654435761 + 12345) % (1 << 24)).astype(np.uint32),
-}
+    out = np.empty((draws.size // 16, 16), np.float32)
+    step = 1 << 18  # blocks per slice
+    for start in range(0, out.shape[0], step):
+        rows = draws[16 * start:16 * (start + step)].reshape(-1, 16)
+        u = (rows & np.uint32((1 << 24) - 1)).astype(np.float32) * np.float32(2.0 ** -24)
+        K._fill_rows(u, out[start:start + step])
+    np.add(out, np.float32(0), out=out)  # randn's * 1 + 0
+    return out.reshape(-1)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("feed", KERNEL, ids=[f["name"] for f in KERNEL])
-def test_normal_kernel_on_every_float_uniform(feed: dict[str, Any]) -> None:
+@pytest.mark.golden
+@pytest.mark.parametrize("case", KERNEL, ids=[c["name"] for c in KERNEL])
+def test_normal_kernel_on_every_float_uniform(case: dict[str, Any]) -> None:
     """The float32 block kernel on all 2**24 uniforms a float draw can give, against torch."""
-    from autograd_lab import _normal_kernels as K
+    got = replay(lab, case, normals=_normals_by_kernel)
+    assert_same_result(got, G.recorded("rng", case), case["name"])
 
-    sha = hashlib.sha256()
-    step = 1 << 18  # blocks per slice
-    out = np.empty((step, 16), np.float32)
-    first = last = None
-    for start in range(0, 1 << 24, 8 * step):
-        k = np.arange(start, start + 8 * step, dtype=np.uint32)
-        u = np.empty((step, 16), np.float32)
-        u[:, :8] = k.reshape(-1, 8).astype(np.float32) * np.float32(2.0 ** -24)
-        u[:, 8:] = KERNEL_FEEDS[feed["name"]](k).reshape(-1, 8).astype(np.float32) * np.float32(
-            2.0 ** -24)
-        K._fill_rows(u, out)
-        np.add(out, np.float32(0), out=out)  # randn's * 1 + 0
-        sha.update(out.tobytes())
-        first = out.reshape(-1)[:32].copy() if first is None else first
-        last = out.reshape(-1)[-32:].copy()
-    assert_same_bits(first, decode(feed["head"]), "head")
-    assert_same_bits(last, decode(feed["tail"]), "tail")
-    assert sha.hexdigest() == feed["sha256"]
+
+def test_state_loading_and_kernel_agree() -> None:
+    """The two ways of turning chosen draws into normals (the recording's, one state loaded
+    per 608 draws through ``set_rng_state`` and ``randn``, and the kernel's) agree."""
+    from golden_cases.rng import normals_by_state_loading
+
+    draws = np.random.default_rng(0).integers(0, 2**32, 16 * 81, dtype=np.uint32)
+    assert_same_bits(normals_by_state_loading(lab, draws), _normals_by_kernel(lab, draws),
+                     "normals")
 
 
 # ---- properties that need no golden ---------------------------------------------------------

@@ -3,17 +3,16 @@
 ``test_seeded_linear_sgd_prints_torchs_losses``: torch's reference run is
 ``torch.manual_seed(0); x = torch.randn(8, 3); y = torch.randint(0, 2, (8,));
 model = nn.Linear(3, 2)``, then SGD(lr=0.5) on cross-entropy, printing 0.785, 0.5326,
-0.3954. Bit-exact random-number parity with torch's generator is separate work, so the
-data and initial weights torch's ``manual_seed(0)`` produces are loaded from
-``tests/goldens/optim.json`` (recorded by ``scripts/oracle/record_optim_goldens.py``) and set
-explicitly; everything after that is autograd_lab's own computation.
+0.3954. The data and initial weights torch's ``manual_seed(0)`` produces are loaded from
+the ``seeded_linear`` golden (``tests/golden_cases/optim.py``, recorded by
+``scripts/oracle/record_goldens.py optim``) and set explicitly, so this test does not depend
+on the generator (``test_optim.py`` checks the draws too); everything after that is
+autograd_lab's own computation.
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
+import golden_cases as G
 import numpy as np
 
 import autograd_lab as torch
@@ -21,7 +20,7 @@ from autograd_lab import nn
 from autograd_lab.nn import functional as F
 from autograd_lab.teaching.data import make_blobs, make_moons, make_spirals
 
-SEEDED = json.loads((Path(__file__).parent / "goldens" / "optim.json").read_text())["seeded_linear"]
+SEEDED = G.goldens("optim")["cases"]["seeded_linear"]["outcome"]
 
 
 def _floats(values: list[str], shape: tuple) -> torch.Tensor:

@@ -2,8 +2,8 @@
 
 For every input ``x`` that requires grad and every differentiable output ``y``:
 
-* numerical Jacobian, one input element at a time (central differences):
-  ``J[k, :] = (f(x + eps e_k) - f(x - eps e_k)) / (2 eps)``
+* numerical Jacobian, one input element at a time (central differences, see
+  :mod:`.numerical`): ``J[k, :] = (f(x + eps e_k) - f(x - eps e_k)) / (2 eps)``
 * analytical Jacobian, one output element at a time (one backward per row):
   ``J[:, j] = grad(y, x, grad_outputs=e_j)``
 
@@ -16,7 +16,6 @@ the default tolerances.
 
 from __future__ import annotations
 
-import itertools
 import warnings
 from typing import Any, Callable
 
@@ -28,6 +27,7 @@ from ..grad_mode import no_grad
 from ..node import Node
 from ..ops.common import node_for
 from ..tensor import Tensor, _make
+from .numerical import central_differences, slope
 
 __all__ = ["GradcheckError", "get_analytical_jacobian", "get_numerical_jacobian", "gradcheck",
            "gradgradcheck"]
@@ -139,19 +139,14 @@ def _numerical_jacobian_wrt(fn: Callable, inputs: tuple, outputs: tuple, x: Tens
     data = x._data  # perturbed in place, like torch's ``x.data`` (no version bump)
     float_outs = [o for o in outputs if _is_float(o)]
     jac = [np.zeros((data.size, o._data.size), dtype=o.dtype.np) for o in float_outs]
-    for d_idx, idx in enumerate(itertools.product(*[range(m) for m in data.shape])):
-        orig = data[idx].copy()
-        data[idx] = orig - eps
-        outa = _outputs_of(fn, inputs)
-        data[idx] = orig + eps
-        outb = _outputs_of(fn, inputs)
-        data[idx] = orig
+    steps = central_differences(lambda: _outputs_of(fn, inputs), data, eps)
+    for d_idx, (idx, outa, outb) in enumerate(steps):
         k = 0
         for a, b in zip(outa, outb):
             _check_same_dtype_and_shape(a, b, eps, idx)
             if not _is_float(a):
                 continue
-            col = (b._data - a._data) / (2 * eps)
+            col = slope(a._data, b._data, eps)
             jac[k][d_idx] = np.asarray(col, dtype=a.dtype.np).reshape(-1)
             k += 1
     return tuple(_make(j, o.dtype, None) for j, o in zip(jac, float_outs))

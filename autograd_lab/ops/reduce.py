@@ -12,7 +12,7 @@ import numpy as np
 
 from .._dtype import bool_, int64
 from .._dtype import dtype as DType
-from .._messages import scalar_name as _scalar_name  # (random.py reads it from here too)
+from .._messages import scalar_name as _scalar_name
 from . import common as c
 from .binary import div_scalar
 from .common import Node, Tensor, make, node_for, norm_dim, norm_dims

@@ -10,8 +10,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._fma import fma32, fma64
 from ..grad_mode import STATE, enable_grad
+from ..random.fma import fma32, fma64
 from ..tensor import Tensor, typename
 
 __all__ = ["Optimizer", "required"]

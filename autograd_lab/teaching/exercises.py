@@ -103,30 +103,16 @@ def check_true(name: str, condition: Any, *, hint: str = "") -> Feedback:
 
 def numerical_grad(fn: Callable[..., Any], inputs: list[Any], eps: float = 1e-6) -> list:
     """Central differences of a scalar ``fn`` in float64, one array per input."""
-    base = [np.array(_array(x), dtype=np.float64) for x in inputs]
+    from ..autograd.numerical import numerical_grad as central
+    from ..factories import tensor
+    from ..grad_mode import no_grad
 
     def value(arrs: list[np.ndarray]) -> float:
-        from ..factories import tensor
-        from ..grad_mode import no_grad
-
         with no_grad():
             out = fn(*[tensor(a) for a in arrs])
         return float(_array(out).sum())
 
-    grads = []
-    for i, a in enumerate(base):
-        g = np.zeros_like(a)
-        for idx in np.ndindex(a.shape):
-            saved = a[idx]
-            a[idx] = saved + eps
-            hi = value(base)
-            a[idx] = saved - eps
-            lo = value(base)
-            a[idx] = saved
-            g[idx] = (hi - lo) / (2 * eps)
-        grads.append(g)
-        base[i] = a
-    return grads
+    return central(value, [_array(x) for x in inputs], eps)
 
 
 def check_grad(name: str, fn: Callable[..., Any], inputs: list[Any], got: list[Any], *,

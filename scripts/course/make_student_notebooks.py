@@ -8,7 +8,16 @@ In a reference notebook, an exercise's answer sits between two marker lines:
 
 The student copy keeps every assignment's target and replaces its value with
 ``...`` (which the checks in ``autograd_lab.teaching.exercises`` report as "no answer yet");
-other solution lines are dropped. Outputs are cleared.
+other solution lines are dropped. A block whose marker carries a message,
+
+    def backward(self, grad, out, a, b):
+        ### BEGIN SOLUTION: write Mul.backward -- one gradient per input
+        return grad * b, grad * a
+        ### END SOLUTION
+
+becomes, at the marker's indentation, ``raise NotImplementedError("write Mul.backward --
+one gradient per input")``: a stub whose checks say "not implemented yet" (the capstone
+has students write whole function bodies). Outputs are cleared.
 
     python scripts/course/make_student_notebooks.py [--out notebooks/student]
 """
@@ -26,20 +35,33 @@ BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 ASSIGN = re.compile(r"^(\s*)([A-Za-z_][\w\s,]*?)\s*=(?!=)")
 
 
+def _stub(indent: str, message: str) -> list[str]:
+    """The body a student starts from: a NotImplementedError that says what to write."""
+    text = message.replace("\\", "\\\\").replace('"', '\\"')
+    return [f"{indent}# your code here", f'{indent}raise NotImplementedError("{text}")']
+
+
 def strip_solution(source: str) -> str:
-    """Replace each marked solution block by placeholders for the names it assigns."""
+    """Replace each marked solution block by placeholders for the names it assigns,
+    or by a ``NotImplementedError`` stub when its marker carries a message."""
     out: list[str] = []
-    inside = False
+    inside = stub = False
     for line in source.splitlines():
         stripped = line.strip()
-        if stripped == BEGIN:
+        if stripped == BEGIN or stripped.startswith(BEGIN + ":"):
             inside = True
+            message = stripped[len(BEGIN) + 1:].strip()
+            stub = bool(message)
+            if stub:
+                out.extend(_stub(line[: len(line) - len(line.lstrip())], message))
             continue
         if stripped == END:
             inside = False
             continue
         if not inside:
             out.append(line)
+            continue
+        if stub:
             continue
         m = ASSIGN.match(line)
         if m:

@@ -1,14 +1,15 @@
-"""Record the golden outcome of every parity case with real PyTorch 2.13.
+"""Record the golden outcome of every case with real PyTorch 2.13.
 
 Usage (an interpreter that has torch 2.13, e.g. the oracle venv)::
 
     /tmp/oracle/bin/python scripts/oracle/record_goldens.py            # every area
-    /tmp/oracle/bin/python scripts/oracle/record_goldens.py ops graph  # only these areas
+    /tmp/oracle/bin/python scripts/oracle/record_goldens.py ops rng    # only these areas
 
-Each module ``tests/golden_cases/<area>.py`` defines ``CASES`` (dicts with ``name`` and
-``code``). Every case runs under torch after ``torch.manual_seed(0)``; its outcome (see
-``tests/golden_support.py``) is written with the case's code to ``tests/goldens/<area>.json``.
-``tests/test_golden_parity.py`` replays the same code under autograd_lab and compares.
+Each module ``tests/golden_cases/<area>.py`` defines ``CASES`` and (unless its cases are
+Python snippets) a ``replay(torch, case)`` function; see ``tests/golden_cases/__init__.py``.
+Every case is replayed under torch, in a fresh forked process after ``torch.manual_seed(0)``,
+and its outcome is written with the case's inputs to ``tests/goldens/<area>.json``. The tests
+replay the same cases with the same function under autograd_lab and compare.
 """
 
 from __future__ import annotations
@@ -19,45 +20,25 @@ import importlib
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
-CASES_DIR = TESTS / "golden_cases"
-GOLDENS = TESTS / "goldens"
 REQUIRED = "2.13."
-FORMAT = "golden-cases-1"
 
 
-def areas() -> list[str]:
-    """The case modules in tests/golden_cases (one goldens file each)."""
-    return sorted(p.stem for p in CASES_DIR.glob("*.py") if p.stem != "__init__")
-
-
-def load_cases(area: str) -> list[dict[str, Any]]:
-    """The cases of ``area``; their names must be unique."""
-    module = importlib.import_module(f"golden_cases.{area}")
-    cases = list(module.CASES)
-    names = [c["name"] for c in cases]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise SystemExit(f"{area}: duplicate case names {dupes}")
-    return cases
-
-
-def run_isolated(torch: Any, code: str) -> dict[str, Any]:
-    """Run one case in a forked child, so that nothing a case does (or torch's warn-once
+def run_isolated(torch: Any, replay: Any, case: dict[str, Any]) -> Any:
+    """Replay one case in a forked child, so that nothing a case does (or torch's warn-once
     state) leaks into the next one: every case starts from the same fresh process."""
-    from golden_support import run_case
-
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # child
         os.close(read_fd)
         try:
             torch.manual_seed(0)
-            text = json.dumps(run_case(torch, code))
+            text = json.dumps({"outcome": replay(torch, case)})
         except BaseException as e:  # noqa: BLE001  (reported by the parent)
             text = json.dumps({"runner_error": f"{type(e).__name__}: {e}"})
         with os.fdopen(write_fd, "w") as f:
@@ -67,30 +48,29 @@ def run_isolated(torch: Any, code: str) -> dict[str, Any]:
     with os.fdopen(read_fd) as f:
         text = f.read()
     os.waitpid(pid, 0)
-    outcome = json.loads(text) if text else {"runner_error": "the case killed its process"}
-    if "runner_error" in outcome:
-        raise SystemExit(f"could not run a case: {outcome['runner_error']}\n{code}")
-    return outcome
+    result = json.loads(text) if text else {"runner_error": "the case killed its process"}
+    if "runner_error" in result:
+        raise SystemExit(f"could not run case {case['name']}: {result['runner_error']}")
+    return result["outcome"]
 
 
-def record(torch: Any, area: str) -> tuple[int, int, int]:
-    """Run every case of ``area`` on torch and write its goldens: (cases, errors, warned)."""
-    out = GOLDENS / f"{area}.json"
+def record(torch: Any, area: str) -> int:
+    """Replay every case of ``area`` on torch and write its goldens; the number of cases."""
+    import golden_cases as G
+
+    out = G.GOLDENS / f"{area}.json"
     if out.exists():
         old = json.loads(out.read_text())
-        if not (isinstance(old, dict) and old.get("format") == FORMAT):
+        if not (isinstance(old, dict) and old.get("format") == G.FORMAT):
             raise SystemExit(f"{out} exists and is not a golden-cases file; rename the area")
+    replay = G.replay_of(area)
     cases: dict[str, Any] = {}
-    errors = warned = 0
-    for case in load_cases(area):
-        outcome = run_isolated(torch, case["code"])
-        errors += outcome["error"] is not None
-        warned += bool(outcome["warnings"])
-        cases[case["name"]] = {"code": case["code"], "outcome": outcome}
-    data = {"format": FORMAT, "torch": torch.__version__, "area": area, "cases": cases}
-    GOLDENS.mkdir(parents=True, exist_ok=True)
+    for case in G.cases(area):
+        cases[case["name"]] = {**G.inputs(case), "outcome": run_isolated(torch, replay, case)}
+    data = {"format": G.FORMAT, "torch": torch.__version__, "area": area, "cases": cases}
+    G.GOLDENS.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, sort_keys=True, indent=1) + "\n")
-    return len(cases), errors, warned
+    return len(cases)
 
 
 def main() -> None:
@@ -106,20 +86,26 @@ def main() -> None:
     if not torch.__version__.startswith(REQUIRED):
         raise SystemExit(f"record_goldens.py needs torch {REQUIRED}x, found {torch.__version__}")
     sys.path.insert(0, str(TESTS))
+    import golden_cases as G
+
     torch.set_num_threads(1)  # forked children must not inherit a running thread pool
-    # torch imports these lazily on first backward; import them once here, not per child
+    # torch imports these lazily on first use; import them once here, not per child
     importlib.import_module("torch.fx.experimental.symbolic_shapes")
+    warm = torch.zeros(1, requires_grad=True)
+    warm.grad = torch.zeros(1)
+    torch.optim.SGD([warm], lr=0.1).step()  # an optimizer's first step imports ~800 modules
     gc.freeze()  # children then do not copy the parent's heap when the collector runs
-    chosen = args.areas or areas()
-    unknown = sorted(set(chosen) - set(areas()))
+    chosen = args.areas or G.areas()
+    unknown = sorted(set(chosen) - set(G.areas()))
     if unknown:
-        raise SystemExit(f"no case module for {unknown}; known: {areas()}")
+        raise SystemExit(f"no case module for {unknown}; known: {G.areas()}")
     total = 0
     for area in chosen:
-        n, errors, warned = record(torch, area)
+        start = time.perf_counter()
+        n = record(torch, area)
         total += n
-        print(f"{area:12s} {n:5d} cases  ({errors} end in an error, {warned} warn)"
-              f"  -> tests/goldens/{area}.json")
+        print(f"{area:12s} {n:5d} cases  {time.perf_counter() - start:6.1f} s"
+              f"  -> tests/goldens/{area}.json", flush=True)
     print(f"recorded {total} cases with torch {torch.__version__}")
 
 

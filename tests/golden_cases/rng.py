@@ -1,17 +1,12 @@
-"""Record PyTorch's CPU random numbers into ``tests/goldens/rng.json``.
+"""torch's CPU random numbers, call by call (checked by ``tests/test_random_parity.py``).
 
-Run with a Python that has torch and numpy installed::
+A case is a list of ``calls`` made after ``manual_seed(seed)`` (``seed`` null: no seeding),
+with ``gen_seed`` the seed of the case's own ``Generator`` (null: none). :func:`replay` makes
+the calls on torch or autograd_lab and returns every call's result as raw bytes, so the test
+compares bit for bit. Arrays are ``{"dtype", "shape", "data"}`` with ``data`` the base64 of the
+zlib-compressed little-endian bytes. A call is a dict with an ``op``:
 
-    python scripts/oracle/record_rng_goldens.py
-
-Each case is a list of calls made after ``torch.manual_seed(seed)`` (``seed`` null: no
-seeding) and the raw bytes of every call's result, so the test can replay the calls on
-``autograd_lab`` and compare bit for bit.  Arrays are stored as
-``{"dtype", "shape", "data"}`` with ``data`` the base64 of the zlib-compressed little-endian
-bytes.  A call is a dict with an ``op``:
-
-* ``rand``/``randn``: ``size``, ``dtype``, optional ``gen`` (use the case's own Generator,
-  seeded with ``gen_seed``);
+* ``rand``/``randn``: ``size``, ``dtype``, optional ``gen`` (use the case's Generator);
 * ``randint``: ``low``, ``high``, ``size``, ``dtype``; ``randperm``: ``n``, ``dtype``;
 * ``fill``: ``method`` (``uniform_``/``normal_``/``bernoulli_``) applied to a view (``view``:
   a list of steps ``["t"]``, ``["permute", dims]``, ``["slice", dim, start, stop, step]``) of
@@ -22,39 +17,35 @@ bytes.  A call is a dict with an ``op``:
 * ``bernoulli``: ``p`` (a stored array), optional ``scalar_p``;
 * ``linear``: ``in``/``out`` features -- ``torch.nn.Linear``'s weight and bias;
 * ``seed``: ``manual_seed(value)``; ``state``: ``get_rng_state()``; ``pos``: the state's
-  ``[left, next, normal_is_valid]``; ``set_state``: load ``state`` (a stored array);
-  ``gen_seed``: ``Generator().manual_seed(value)``.
+  ``[left, next, normal_is_valid]``; ``keep``: remember the state as ``as``; ``set_state``:
+  load ``state`` (a stored array) or the kept state ``kept`` (with ``left``/``next``
+  overwritten when given); ``gen_seed``: ``Generator().manual_seed(value)``.
 
-``warnings`` lists, per call, the warning messages torch gave (without its C++ "Triggered
-internally at" suffix).  A call marked ``digest`` stores the SHA-256 of its result's bytes
-and its first and last 32 values instead of the whole array.  Error cases hold one call and
-the exception's type name and message instead of outputs.  ``kernel`` holds digests of
-torch's float32 normal kernel over every uniform it can see (see ``kernel_digests``).
+The outcome holds per call its result (``null`` when it has none; a call marked ``digest``
+gives the SHA-256 of its bytes with its first and last 32 values) and the warnings torch gave
+(without its C++ "Triggered internally at" suffix). A case marked ``raises`` records the
+exception its call ends with as ``error``. A ``kernel_feed`` case runs torch's float32 normal
+kernel on every uniform a float draw can give (see :func:`kernel_feed`).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import re
 import warnings
 import zlib
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import torch
 
-OUTPUT = Path(__file__).resolve().parents[2] / "tests" / "goldens" / "rng.json"
 SEEDS = [0, 1, 42, 1234, 2**31 - 1, 2**32 + 5, 2**63 + 12345, 2**64 - 1]
-DTYPES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
-          "int64": torch.int64, "int32": torch.int32, "int16": torch.int16,
-          "uint8": torch.uint8, "bool": torch.bool}
-
 CASES: list[dict[str, Any]] = []
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at .*?\)\s*$", re.DOTALL)
 
+
+# ---- arrays as JSON -------------------------------------------------------------------------
 
 def encode(array: np.ndarray) -> dict[str, Any]:
     """An array as JSON: dtype, shape and compressed base64 bytes."""
@@ -69,100 +60,6 @@ def decode(obj: dict[str, Any]) -> np.ndarray:
     return np.frombuffer(raw, dtype=obj["dtype"]).reshape(obj["shape"]).copy()
 
 
-def _tensor(obj: Any) -> Any:
-    return torch.from_numpy(decode(obj)) if isinstance(obj, dict) else obj
-
-
-def _view(t: torch.Tensor, steps: list) -> torch.Tensor:
-    for step in steps or []:
-        if step[0] == "t":
-            t = t.t()
-        elif step[0] == "permute":
-            t = t.permute(*step[1])
-        elif step[0] == "slice":
-            _, dim, start, stop, every = step
-            index = [slice(None)] * t.dim()
-            index[dim] = slice(start, stop, every)
-            t = t[tuple(index)]
-    return t
-
-
-def run(call: dict[str, Any], gen: torch.Generator | None) -> np.ndarray | None:
-    """Make one call on torch and return its result as a numpy array (None: no result)."""
-    op = call["op"]
-    dt = DTYPES.get(call.get("dtype", "float32"))
-    g = gen if call.get("gen") else None
-    if op in ("rand", "randn"):
-        return getattr(torch, op)(*call["size"], dtype=dt, generator=g).numpy()
-    if op == "randint":
-        return torch.randint(call["low"], call["high"], tuple(call["size"]), dtype=dt,
-                             generator=g).numpy()
-    if op == "randperm":
-        return torch.randperm(call["n"], dtype=dt, generator=g).numpy()
-    if op == "fill":
-        view = _view(torch.empty(*call["shape"], dtype=dt), call.get("view"))
-        args = [_tensor(a) for a in call["args"]]
-        getattr(view, call["method"])(*args, generator=g)
-        return view.contiguous().numpy()
-    if op == "like":
-        src = _view(torch.zeros(*call["shape"], dtype=dt), call.get("view"))
-        extra = {} if g is None else {"generator": g}
-        out = getattr(torch, call["method"])(src, **extra)
-        return np.concatenate([out.contiguous().numpy().reshape(-1).astype(np.float64),
-                               np.array(out.stride(), np.float64)])
-    if op == "normal":
-        size = call.get("size")
-        extra = {} if size is None else {"size": tuple(size)}
-        return torch.normal(_tensor(call["mean"]), _tensor(call["std"]), generator=g,
-                            **extra).numpy()
-    if op == "bernoulli":
-        p = _tensor(call["p"])
-        if "scalar_p" in call:
-            return torch.bernoulli(p, call["scalar_p"], generator=g).numpy()
-        return torch.bernoulli(p, generator=g).numpy()
-    if op == "linear":
-        layer = torch.nn.Linear(call["in"], call["out"], dtype=dt)
-        return np.concatenate([layer.weight.detach().numpy().reshape(-1),
-                               layer.bias.detach().numpy()])
-    if op == "seed":
-        (gen if call.get("gen") else torch.default_generator).manual_seed(call["value"])
-        return None
-    if op in ("state", "pos"):
-        state = (gen if call.get("gen") else torch.default_generator).get_state().numpy()
-        if op == "state":
-            return state
-        return np.array([state[8:12].view(np.int32)[0], state[16:24].view(np.int64)[0],
-                         state[5040:5044].view(np.int32)[0]], np.int64)
-    if op == "set_state":
-        (gen if call.get("gen") else torch.default_generator).set_state(
-            torch.from_numpy(decode(call["state"])))
-        return None
-    if op == "gen_seed":
-        torch.Generator().manual_seed(call["value"])
-        return None
-    raise ValueError(f"unknown op {op}")
-
-
-def case(name: str, seed: int | None, calls: list[dict[str, Any]],
-         gen_seed: int | None = None) -> None:
-    """Run ``calls`` on torch (after ``manual_seed(seed)``) and record their results."""
-    if any(c["name"] == name for c in CASES):
-        raise ValueError(f"duplicate case name {name}")
-    if seed is not None:
-        torch.manual_seed(seed)
-    gen = None if gen_seed is None else torch.Generator().manual_seed(gen_seed)
-    outputs, warned = [], []
-    for call in calls:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            outputs.append(run(call, gen))
-        warned.append([_TRIGGERED.sub("", str(w.message)) for w in caught])
-    CASES.append({"name": name, "seed": seed, "gen_seed": gen_seed, "calls": calls,
-                  "outputs": [None if o is None else digest(o) if c.get("digest") else encode(o)
-                              for c, o in zip(calls, outputs)],
-                  "warnings": warned})
-
-
 def digest(array: np.ndarray) -> dict[str, Any]:
     """A large result: the SHA-256 of its bytes, with its first and last 32 values in full."""
     array = np.ascontiguousarray(array)
@@ -175,6 +72,15 @@ def digest(array: np.ndarray) -> dict[str, Any]:
 def stored(array: np.ndarray) -> dict[str, Any]:
     """An argument array, encoded for a case."""
     return encode(np.asarray(array))
+
+
+# ---- the cases ------------------------------------------------------------------------------
+
+def case(name: str, seed: int | None, calls: list[dict[str, Any]],
+         gen_seed: int | None = None, raises: bool = False) -> None:
+    """A case: ``calls`` made after ``manual_seed(seed)``."""
+    CASES.append({"name": name, "seed": seed, "gen_seed": gen_seed, "calls": calls,
+                  **({"raises": True} if raises else {})})
 
 
 def sweep_sizes() -> list[int]:
@@ -365,26 +271,226 @@ def generator_cases() -> None:
                                                              "dtype": "float64"},
              {"op": "state"}]
     case("state_bytes", 123, calls)
-    # torch's own state loaded back: a cached normal, then a mid-block position.
-    torch.manual_seed(77)
-    torch.randn(5)
-    cached = torch.get_rng_state().numpy()
-    torch.rand(100)
-    mid = torch.get_rng_state().numpy()
-    calls = [{"op": "set_state", "state": stored(cached)}, {"op": "randn", "size": [3]},
-             {"op": "state"}, {"op": "set_state", "state": stored(mid)},
+    # torch's own states loaded back: a cached normal, then a mid-block position.
+    make = [{"op": "seed", "value": 77}, {"op": "randn", "size": [5]},
+            {"op": "keep", "as": "cached"}, {"op": "rand", "size": [100]},
+            {"op": "keep", "as": "mid"}, {"op": "seed", "value": 1}]
+    calls = [{"op": "set_state", "kept": "cached"}, {"op": "randn", "size": [3]},
+             {"op": "state"}, {"op": "set_state", "kept": "mid"},
              {"op": "randn", "size": [40]}, {"op": "state"},
-             {"op": "set_state", "state": stored(cached), "gen": True},
+             {"op": "set_state", "kept": "cached", "gen": True},
              {"op": "randn", "size": [1], "gen": True}, {"op": "state", "gen": True}]
-    case("set_state_roundtrip", 1, calls, gen_seed=1)
+    case("set_state_roundtrip", None, make + calls, gen_seed=1)
     # A state torch accepts but never makes itself: `left` and `next` out of step.
-    odd = cached.copy()
-    odd[8:12] = np.array([10], np.int32).view(np.uint8)
-    odd[16:24] = np.array([100], np.int64).view(np.uint8)
-    calls = [{"op": "set_state", "state": stored(odd)}, {"op": "state"},
+    calls = [{"op": "set_state", "kept": "cached", "left": 10, "next": 100}, {"op": "state"},
              {"op": "rand", "size": [4]}, {"op": "state"}, {"op": "rand", "size": [20]},
              {"op": "state"}]
-    case("set_state_odd", 1, calls)
+    case("set_state_odd", None, make + calls)
+
+
+def error_cases() -> None:
+    """torch's errors for bad states and arguments: one call each."""
+    errors: dict[str, dict[str, Any]] = {
+        "set_state_size": {"op": "set_state", "state": stored(np.arange(10, dtype=np.uint8))},
+        "set_state_dtype": {"op": "set_state", "state": stored(np.zeros(5056, np.int64))},
+        "set_state_invalid": {"op": "set_state", "state": stored(np.zeros(5056, np.uint8))},
+        "generator_float_seed": {"op": "gen_seed", "value": 1.5},
+        "generator_seed_too_big": {"op": "gen_seed", "value": 2**64},
+        "generator_seed_too_small": {"op": "gen_seed", "value": -2**63 - 1},
+        "seed_too_big": {"op": "seed", "value": 2**64},
+        "bernoulli_scalar_p": {"op": "fill", "method": "bernoulli_", "shape": [3],
+                               "args": [1.5]},
+        "bernoulli_tensor_p": {"op": "bernoulli",
+                               "p": stored(np.array([0.2, 1.5], np.float32))},
+        "bernoulli_int_p": {"op": "bernoulli", "p": stored(np.array([1, 0]))},
+        "normal_negative_std": {"op": "fill", "method": "normal_", "shape": [3],
+                                "args": [0.0, -1.0]},
+        "normal_negative_std_tensor": {"op": "normal", "mean": 0.5,
+                                       "std": stored(np.array([-1.0], np.float32))},
+        "uniform_reversed": {"op": "fill", "method": "uniform_", "shape": [3],
+                             "args": [2.0, 1.0]},
+        "uniform_int": {"op": "fill", "method": "uniform_", "shape": [3], "dtype": "int64",
+                        "args": [0.0, 1.0]},
+        "rand_int": {"op": "rand", "size": [3], "dtype": "int64"},
+        "randn_int": {"op": "randn", "size": [3], "dtype": "int64"},
+        "randn_bool": {"op": "randn", "size": [3], "dtype": "bool"},
+        "rand_negative_size": {"op": "rand", "size": [-1]},
+        "randint_empty_range": {"op": "randint", "low": 5, "high": 5, "size": [3],
+                                "dtype": "int64"},
+        "randint_uint8_from": {"op": "randint", "low": -1, "high": 3, "size": [2],
+                               "dtype": "uint8"},
+        "randint_uint8_to": {"op": "randint", "low": 0, "high": 300, "size": [2],
+                             "dtype": "uint8"},
+        "randint_int16_to": {"op": "randint", "low": 0, "high": 2**20, "size": [2],
+                             "dtype": "int16"},
+        "randperm_negative": {"op": "randperm", "n": -1, "dtype": "int64"},
+        "randperm_bool": {"op": "randperm", "n": 5, "dtype": "bool"},
+        "randperm_int16_overflow": {"op": "randperm", "n": 70000, "dtype": "int16"},
+        "randperm_half_too_big": {"op": "randperm", "n": 3000, "dtype": "float16"},
+    }
+    for name, call in errors.items():
+        case(f"error_{name}", None, [call], raises=True)
+
+
+KERNEL_FEEDS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    # second-half uniforms (k2) as a function of the first-half ones (k)
+    "k_k": lambda k: k,
+    "k_0": lambda k: np.zeros_like(k),
+    "k_mix": lambda k: ((k.astype(np.uint64) * 2654435761 + 12345) % (1 << 24)).astype(np.uint32),
+}
+
+size_cases()
+sequence_cases()
+integer_cases()
+fill_cases()
+distribution_cases()
+linear_cases()
+generator_cases()
+error_cases()
+CASES += [{"name": f"kernel_{feed}", "kernel_feed": feed} for feed in KERNEL_FEEDS]
+
+
+# ---- replay ---------------------------------------------------------------------------------
+
+def _tensor(torch: Any, obj: Any) -> Any:
+    return torch.from_numpy(decode(obj)) if isinstance(obj, dict) else obj
+
+
+def _values(t: Any) -> np.ndarray:
+    return np.ascontiguousarray(t.numpy())
+
+
+def _view(t: Any, steps: list | None) -> Any:
+    for step in steps or []:
+        if step[0] == "t":
+            t = t.t()
+        elif step[0] == "permute":
+            t = t.permute(*step[1])
+        elif step[0] == "slice":
+            _, dim, start, stop, every = step
+            index = [slice(None)] * t.dim()
+            index[dim] = slice(start, stop, every)
+            t = t[tuple(index)]
+    return t
+
+
+def linear_by_module(torch: Any, fan_in: int, fan_out: int, dt: Any) -> np.ndarray:
+    """``nn.Linear(fan_in, fan_out)``'s weight and bias, flat."""
+    layer = torch.nn.Linear(fan_in, fan_out, dtype=dt)
+    return np.concatenate([_values(layer.weight.detach()).reshape(-1),
+                           _values(layer.bias.detach())])
+
+
+def _fill(view: Any, method: str, args: list, generator: Any) -> None:
+    getattr(view, method)(*args, generator=generator)
+
+
+class _Run:
+    """One case's generators, kept states and the ways it fills and builds layers."""
+
+    def __init__(self, torch: Any, gen: Any, fill: Callable[..., None],
+                 linear: Callable[..., np.ndarray]) -> None:
+        self.torch, self.gen, self.fill, self.linear = torch, gen, fill, linear
+        self.kept: dict[str, np.ndarray] = {}
+
+    def call(self, call: dict[str, Any]) -> np.ndarray | None:
+        """Make one call; its result as a numpy array (None: it has none)."""
+        torch, op = self.torch, call["op"]
+        dt = getattr(torch, call.get("dtype", "float32"))
+        g = self.gen if call.get("gen") else None
+        if op in ("rand", "randn"):
+            return _values(getattr(torch, op)(*call["size"], dtype=dt, generator=g))
+        if op == "randint":
+            return _values(torch.randint(call["low"], call["high"], tuple(call["size"]),
+                                         dtype=dt, generator=g))
+        if op == "randperm":
+            return _values(torch.randperm(call["n"], dtype=dt, generator=g))
+        if op == "fill":
+            view = _view(torch.empty(*call["shape"], dtype=dt), call.get("view"))
+            self.fill(view, call["method"], [_tensor(torch, a) for a in call["args"]], g)
+            return _values(view)
+        if op == "like":
+            src = _view(torch.zeros(*call["shape"], dtype=dt), call.get("view"))
+            out = getattr(torch, call["method"])(src, **({} if g is None else {"generator": g}))
+            return np.concatenate([_values(out).reshape(-1).astype(np.float64),
+                                   np.array(out.stride(), np.float64)])
+        if op == "normal":
+            size = call.get("size")
+            extra = {} if size is None else {"size": tuple(size)}
+            return _values(torch.normal(_tensor(torch, call["mean"]),
+                                        _tensor(torch, call["std"]), generator=g, **extra))
+        if op == "bernoulli":
+            p = _tensor(torch, call["p"])
+            if "scalar_p" in call:
+                return _values(torch.bernoulli(p, call["scalar_p"], generator=g))
+            return _values(torch.bernoulli(p, generator=g))
+        if op == "linear":
+            return self.linear(torch, call["in"], call["out"], dt)
+        if op == "gen_seed":
+            torch.Generator().manual_seed(call["value"])
+            return None
+        return self.state_call(call, self.gen if call.get("gen") else torch.default_generator)
+
+    def state_call(self, call: dict[str, Any], target: Any) -> np.ndarray | None:
+        """The calls on a generator's seed and state."""
+        op = call["op"]
+        if op == "seed":
+            target.manual_seed(call["value"])
+            return None
+        if op in ("state", "pos", "keep"):
+            state = _values(target.get_state())
+            if op == "keep":
+                self.kept[call["as"]] = state.copy()
+                return None
+            if op == "state":
+                return state
+            return np.array([state[8:12].view(np.int32)[0], state[16:24].view(np.int64)[0],
+                             state[5040:5044].view(np.int32)[0]], np.int64)
+        if op == "set_state":
+            state = decode(call["state"]) if "state" in call else self.kept[call["kept"]].copy()
+            if "left" in call:
+                state[8:12] = np.array([call["left"]], np.int32).view(np.uint8)
+            if "next" in call:
+                state[16:24] = np.array([call["next"]], np.int64).view(np.uint8)
+            target.set_state(self.torch.from_numpy(state))
+            return None
+        raise ValueError(f"unknown op {op}")
+
+
+def replay(torch: Any, case: dict[str, Any], *, fill: Callable[..., None] = _fill,
+           linear: Callable[..., np.ndarray] = linear_by_module,
+           normals: Callable[[Any, np.ndarray], np.ndarray] | None = None) -> dict[str, Any]:
+    """Make the case's calls with ``torch`` (PyTorch or autograd_lab): results and warnings.
+
+    ``fill(view, method, args, generator)`` runs the in-place samplers (default: the Tensor
+    methods); ``linear(torch, in, out, dtype)`` gives an ``nn.Linear``'s initial values;
+    ``normals(torch, draws)`` is how a ``kernel_feed`` case turns draws into normals.
+    """
+    if "kernel_feed" in case:
+        return kernel_feed(torch, case["kernel_feed"], normals or normals_by_state_loading)
+    if case["seed"] is not None:
+        torch.manual_seed(case["seed"])
+    gen = None if case["gen_seed"] is None else torch.Generator().manual_seed(case["gen_seed"])
+    run = _Run(torch, gen, fill, linear)
+    outputs: list[Any] = []
+    warned: list[list[str]] = []
+    error = None
+    for call in case["calls"]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                out = run.call(call)
+            except Exception as exc:  # noqa: BLE001  (the outcome of a ``raises`` case)
+                if not case.get("raises"):
+                    raise
+                error = {"type": type(exc).__name__, "message": str(exc)}
+                break
+        outputs.append(None if out is None else digest(out) if call.get("digest")
+                       else encode(out))
+        warned.append([_TRIGGERED.sub("", str(w.message)) for w in caught])
+    if case.get("raises"):
+        return {"error": error}
+    return {"outputs": outputs, "warnings": warned}
 
 
 def untemper(y: np.ndarray) -> np.ndarray:
@@ -402,111 +508,37 @@ def untemper(y: np.ndarray) -> np.ndarray:
     return x
 
 
-KERNEL_FEEDS = {  # second-half uniforms (k2) as a function of the first-half ones (k)
-    "k_k": lambda k: k,
-    "k_0": lambda k: np.zeros_like(k),
-    "k_mix": lambda k: ((k.astype(np.uint64) * 2654435761 + 12345) % (1 << 24)).astype(np.uint32),
-}
-
-
-def kernel_digests() -> list[dict[str, Any]]:
-    """torch.randn's 16-value block kernel on every float32 uniform it can be given.
-
-    Each block's first 8 uniforms are ``k / 2**24`` for consecutive ``k`` (all 2**24 of them
-    over the feed) and its last 8 are ``k2 / 2**24`` from ``KERNEL_FEEDS``.  The uniforms are fed
-    by loading states whose next 608 outputs are chosen words: ``left`` 624 and ``next`` 0 make
-    the engine read ``state[0:623]`` before it regenerates.
-    """
-    base = torch.get_rng_state().numpy().copy()
+def normals_by_state_loading(torch: Any, draws: np.ndarray) -> np.ndarray:
+    """``randn`` on chosen 32-bit draws: states whose next 608 outputs are those words are
+    loaded one after the other (``left`` 624 and ``next`` 0 make the generator read
+    ``state[0:623]`` before it regenerates), and 608 normals drawn from each."""
+    torch.manual_seed(0)
+    base = _values(torch.get_rng_state()).copy()
     base[8:12] = np.array([624], np.int32).view(np.uint8)
     base[16:24] = np.array([0], np.int64).view(np.uint8)
     words = base[24:24 + 8 * 624].view(np.uint64)
+    raw = untemper(draws)
+    out = np.empty(raw.size, np.float32)
+    for start in range(0, raw.size, 608):  # 38 blocks a call; the last call has fewer
+        chunk = raw[start:start + 608]
+        words[:chunk.size] = chunk
+        torch.set_rng_state(torch.from_numpy(base.copy()))
+        out[start:start + chunk.size] = _values(torch.randn(chunk.size))
+    return out
+
+
+def kernel_feed(torch: Any, name: str,
+                normals: Callable[[Any, np.ndarray], np.ndarray] = normals_by_state_loading
+                ) -> dict[str, Any]:
+    """``randn``'s 16-value block kernel on every float32 uniform it can be given.
+
+    Each block's first 8 uniforms are ``k / 2**24`` for consecutive ``k`` (all 2**24 of them
+    over the feed) and its last 8 are ``k2 / 2**24`` from ``KERNEL_FEEDS[name]``; ``normals``
+    turns the 32-bit draws that give them into float32 normals (default:
+    :func:`normals_by_state_loading`).
+    """
     k = np.arange(1 << 24, dtype=np.uint32)
-    feeds = []
-    for name, second in KERNEL_FEEDS.items():
-        raw = np.empty((1 << 21, 16), np.uint32)
-        raw[:, :8] = k.reshape(-1, 8)
-        raw[:, 8:] = second(k).reshape(-1, 8)
-        raw = untemper(raw.reshape(-1))
-        out = np.empty(raw.size, np.float32)
-        for start in range(0, raw.size, 608):  # 38 blocks a call; the last call has fewer
-            chunk = raw[start:start + 608]
-            words[:chunk.size] = chunk
-            torch.set_rng_state(torch.from_numpy(base))
-            out[start:start + chunk.size] = torch.randn(chunk.size).numpy()
-        feeds.append({"name": name, **digest(out)})
-    return feeds
-
-
-ERRORS: list[dict[str, Any]] = []
-
-
-def error_case(name: str, call: dict[str, Any]) -> None:
-    """Record the exception torch raises for ``call``."""
-    try:
-        run(call, None)
-    except Exception as exc:  # noqa: BLE001  (any torch error is the expected outcome)
-        ERRORS.append({"name": name, "call": call, "type": type(exc).__name__,
-                       "message": str(exc)})
-        return
-    raise AssertionError(f"{name}: torch raised nothing")
-
-
-def error_cases() -> None:
-    """torch's errors for bad states and arguments."""
-    state = torch.get_rng_state().numpy()
-    error_case("set_state_size", {"op": "set_state", "state": stored(state[:10])})
-    error_case("set_state_dtype", {"op": "set_state", "state": stored(state.astype(np.int64))})
-    error_case("set_state_invalid", {"op": "set_state", "state": stored(np.zeros_like(state))})
-    error_case("generator_float_seed", {"op": "gen_seed", "value": 1.5})
-    error_case("generator_seed_too_big", {"op": "gen_seed", "value": 2**64})
-    error_case("generator_seed_too_small", {"op": "gen_seed", "value": -2**63 - 1})
-    error_case("seed_too_big", {"op": "seed", "value": 2**64})
-    error_case("bernoulli_scalar_p", {"op": "fill", "method": "bernoulli_", "shape": [3],
-                                      "args": [1.5]})
-    error_case("bernoulli_tensor_p", {"op": "bernoulli",
-                                      "p": stored(np.array([0.2, 1.5], np.float32))})
-    error_case("bernoulli_int_p", {"op": "bernoulli", "p": stored(np.array([1, 0]))})
-    error_case("normal_negative_std", {"op": "fill", "method": "normal_", "shape": [3],
-                                       "args": [0.0, -1.0]})
-    error_case("normal_negative_std_tensor", {"op": "normal", "mean": 0.5,
-                                              "std": stored(np.array([-1.0], np.float32))})
-    error_case("uniform_reversed", {"op": "fill", "method": "uniform_", "shape": [3],
-                                    "args": [2.0, 1.0]})
-    error_case("uniform_int", {"op": "fill", "method": "uniform_", "shape": [3],
-                               "dtype": "int64", "args": [0.0, 1.0]})
-    error_case("rand_int", {"op": "rand", "size": [3], "dtype": "int64"})
-    error_case("randn_int", {"op": "randn", "size": [3], "dtype": "int64"})
-    error_case("randn_bool", {"op": "randn", "size": [3], "dtype": "bool"})
-    error_case("rand_negative_size", {"op": "rand", "size": [-1]})
-    error_case("randint_empty_range", {"op": "randint", "low": 5, "high": 5, "size": [3],
-                                       "dtype": "int64"})
-    error_case("randint_uint8_from", {"op": "randint", "low": -1, "high": 3, "size": [2],
-                                      "dtype": "uint8"})
-    error_case("randint_uint8_to", {"op": "randint", "low": 0, "high": 300, "size": [2],
-                                    "dtype": "uint8"})
-    error_case("randint_int16_to", {"op": "randint", "low": 0, "high": 2**20, "size": [2],
-                                    "dtype": "int16"})
-    error_case("randperm_negative", {"op": "randperm", "n": -1, "dtype": "int64"})
-    error_case("randperm_bool", {"op": "randperm", "n": 5, "dtype": "bool"})
-    error_case("randperm_int16_overflow", {"op": "randperm", "n": 70000, "dtype": "int16"})
-    error_case("randperm_half_too_big", {"op": "randperm", "n": 3000, "dtype": "float16"})
-
-
-def main() -> None:
-    """Record every case family and write the goldens file."""
-    size_cases()
-    sequence_cases()
-    integer_cases()
-    fill_cases()
-    distribution_cases()
-    linear_cases()
-    generator_cases()
-    error_cases()
-    OUTPUT.write_text(json.dumps({"torch": torch.__version__, "cases": CASES,
-                                  "errors": ERRORS, "kernel": kernel_digests()}, indent=0) + "\n")
-    print(f"wrote {len(CASES)} cases to {OUTPUT} ({OUTPUT.stat().st_size / 1e6:.2f} MB)")
-
-
-if __name__ == "__main__":
-    main()
+    draws = np.empty((1 << 21, 16), np.uint32)
+    draws[:, :8] = k.reshape(-1, 8)
+    draws[:, 8:] = KERNEL_FEEDS[name](k).reshape(-1, 8)
+    return digest(normals(torch, draws.reshape(-1)))

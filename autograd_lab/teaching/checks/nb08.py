@@ -1,0 +1,93 @@
+"""Checks for notebook 08 · The memory of a graph (binary units: 1 MiB = 2**20 bytes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._common import Feedback, check_value, missing, wrong
+
+MIB = 2 ** 20
+
+
+def _whole(name: str, value: Any, what: str) -> Feedback | None:
+    """A wrong verdict unless ``value`` is a whole number (None when it is one)."""
+    if missing(name, value):
+        return Feedback(False)
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer, float)) or (
+            isinstance(value, float) and not value.is_integer()):
+        return wrong(name, f"expected {what} as a whole number, got {value!r}.")
+    return None
+
+
+def ex1_bytes(predicted_bytes: Any, measured: int, n: int = 2 ** 18, depth: int = 50) -> Feedback:
+    """A chain of ``depth`` tanh on ``n`` float32 values saves one output per tanh."""
+    name = "bytes held by the graph"
+    early = _whole(name, predicted_bytes, "a number of bytes")
+    if early is not None:
+        return early
+    return check_value(name, predicted_bytes, measured, [
+        ((depth + 1) * n * 4, "that counts x too; x was allocated before the measurement."),
+        (depth * n, "that counts values, not bytes: a float32 takes 4 bytes."),
+        (n * 4, "that is one saved tensor; each of the tanh nodes saves its own output."),
+        (depth * n * 4 * 2, "tanh saves only its output, not its input as well."),
+    ], hint="TanhBackward0 saves its output: one float32 tensor of n values per tanh",
+        rtol=0, atol=0.5)
+
+
+def ex2_after(predicted_after: Any, measured: int, n: int = 2 ** 18) -> Feedback:
+    """After backward: the last output (still named h), x.grad, and the 4-byte loss."""
+    name = "bytes left after backward"
+    early = _whole(name, predicted_after, "a number of bytes")
+    if early is not None:
+        return early
+    return check_value(name, predicted_after, measured, [
+        (2 * n * 4, "almost: the 0-d loss is a tensor too (4 bytes)."),
+        (n * 4 + 4, "x.grad is new: backward allocated it."),
+        (4, "h still names the last tanh output, so that tensor stays."),
+        (n * 4, "h's tensor stays, x.grad is new, and the loss takes 4 bytes."),
+    ], hint="the saved tensors are freed except the one h still names; x.grad is new; "
+            "loss is one float32 (4 bytes)", rtol=0, atol=0.5)
+
+
+def ex3_saved(predicted_count: Any, predicted_total: Any, measured_count: int,
+              measured_total: int) -> Feedback:
+    """exp saves its output, sin its input, c * c both inputs: 4 tensors of 4 KiB."""
+    name = "tensors packed"
+    early = _whole(name, predicted_count, "a count")
+    if early is not None:
+        return early
+    a = check_value(name, predicted_count, measured_count, [
+        (3, "c * c saves both inputs: the same tensor c, packed twice."),
+        (2, "exp saves its output, sin its input, and c * c saves two."),
+    ], hint="exp saves its output, sin its input, * both inputs", rtol=0, atol=0.5)
+    name = "bytes packed"
+    early = _whole(name, predicted_total, "a number of bytes")
+    if early is not None:
+        return Feedback(False)
+    b = check_value(name, predicted_total, measured_total, [
+        (measured_count * 4000, "a holds 1024 values, not 1000."),
+        (measured_count * 1024, "that counts values, not bytes: a float32 takes 4 bytes."),
+    ], hint="each saved tensor is 1024 × 4 bytes", rtol=0, atol=0.5)
+    return Feedback(bool(a) and bool(b))
+
+
+def ex4_timeline(mib_plain: Any, mib_retained: Any, measured_plain: float,
+                 measured_retained: float) -> Feedback:
+    """End of backward for three exps on 4 MiB: x and x.grad, or also the three saved outputs."""
+    a = check_value("MiB at the end of backward()", mib_plain, measured_plain, [
+        (measured_retained, "that is the retained graph; plain backward() frees the saved "
+                            "outputs."),
+        (measured_plain - 4, "backward adds x.grad (4 MiB)."),
+        (0, "x itself is still alive, and backward made x.grad."),
+    ], hint="exp saves its output (4 MiB each); backward adds x.grad (4 MiB); without "
+            "retain_graph the saved outputs are freed", atol=0.01, rtol=0)
+    b = check_value("MiB at the end of backward(retain_graph=True)", mib_retained,
+                    measured_retained, [
+                        (measured_plain, "that is plain backward(); retain_graph keeps the three "
+                                         "saved outputs."),
+                        (measured_retained - 4, "backward adds x.grad (4 MiB) on top of the "
+                                                "graph."),
+                    ], hint="x, three saved exp outputs, and x.grad", atol=0.01, rtol=0)
+    return Feedback(bool(a) and bool(b))
