@@ -14,13 +14,22 @@ import numpy as np
 from ...tensor import Tensor
 from ..exercises import Feedback, _missing, _report
 
-__all__ = ["Feedback", "as_array", "close", "diagnose", "is_tensor", "missing", "right",
-           "shares_memory", "wrong"]
+__all__ = ["Feedback", "as_array", "close", "diagnose", "is_tensor", "missing", "not_a_function",
+           "right", "shares_memory", "wrong"]
 
 
 def missing(name: str, value: Any) -> bool:
     """True (and says so) when ``value`` is the placeholder ``...`` or ``None``."""
     return _missing(name, value)
+
+
+def not_a_function(name: str, answer: Any, what: str) -> Feedback | None:
+    """The verdict for a function-valued answer that is missing or not callable, else None."""
+    if missing(name, answer):
+        return Feedback(False)
+    if not callable(answer):
+        return wrong(name, f"{what} must be a function, not a {type(answer).__name__}.")
+    return None
 
 
 def right(name: str) -> Feedback:

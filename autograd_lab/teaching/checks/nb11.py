@@ -15,7 +15,7 @@ from ...engine import grad
 from ...factories import tensor
 from ...tensor import Tensor
 from ..exercises import Feedback, check_close, check_true
-from ._answers import no_answer, not_a_function
+from ._common import missing, not_a_function
 
 __all__ = ["SPY_X", "check_clip_hook", "check_handle_removed", "check_order",
            "check_same_shape_hook", "check_spy"]
@@ -26,7 +26,7 @@ SPY_X = [1.0, -2.0, 3.0]  # exercise 1: h = 3x, loss = (h ** 2).sum()
 def check_spy(grad_h: Any) -> Feedback:
     """Exercise 1: the gradient a hook on ``h = 3x`` saw, for ``loss = (h ** 2).sum()``."""
     name = "the gradient the hook on h saw"
-    if no_answer(name, grad_h):
+    if missing(name, grad_h):
         return Feedback(False)
     if not isinstance(grad_h, Tensor):
         return check_true(name, False, hint=f"store the tensor the hook received, not a "
@@ -73,7 +73,7 @@ def check_clip_hook(clip_hook: Any) -> Feedback:
 def check_handle_removed(handle: Any, first: Any, w: Any) -> Feedback:
     """Exercise 3: ``clip_norm`` clipped the first backward of ``(w * w).sum()``, then went."""
     name = "clip_norm ran once, then was removed"
-    if no_answer(name, handle):
+    if missing(name, handle):
         return Feedback(False)
     if not hasattr(handle, "remove"):
         return check_true(name, False, hint="store what w.register_hook(clip_norm) returns (a "

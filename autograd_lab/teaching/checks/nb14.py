@@ -14,7 +14,7 @@ import numpy as np
 from ...factories import tensor
 from ...tensor import Tensor
 from ..exercises import Feedback, check_equal, check_true
-from ._answers import no_answer, not_a_function
+from ._common import missing, not_a_function
 
 __all__ = ["check_culprit", "check_message", "check_safe_sqrt"]
 
@@ -24,7 +24,7 @@ WHERE_SQRT_MESSAGE = "Function 'SqrtBackward0' returned nan values in its 0th ou
 def check_message(message: Any) -> Feedback:
     """Exercise 1: the message of the error anomaly mode raises for the ``where`` trap."""
     name = "the anomaly error's message"
-    if no_answer(name, message):
+    if missing(name, message):
         return Feedback(False)
     if isinstance(message, BaseException):
         return check_true(name, False, hint="store the message, str(e), not the exception itself")

@@ -15,7 +15,7 @@ from ...optim import SGD
 from ...random import get_rng_state, set_rng_state
 from ...tensor import Tensor
 from ..exercises import Feedback, check_close, check_equal, check_true
-from ._answers import no_answer, not_a_function
+from ._common import missing, not_a_function
 
 __all__ = ["check_carry", "check_grad_at_chunk_start", "check_node_counts", "check_tbptt",
            "chunk_loss"]
@@ -86,7 +86,7 @@ def check_tbptt(chunk_losses: Any, make_params: Callable[[], list[Tensor]], seq:
                 chunk_len: int, lr: float) -> Feedback:
     """Exercise 2: the chunk losses of one epoch of truncated BPTT."""
     name = "the loss of every chunk"
-    if no_answer(name, chunk_losses):
+    if missing(name, chunk_losses):
         return Feedback(False)
     if isinstance(chunk_losses, (list, tuple)) and not chunk_losses:
         return check_true(name, ...)
@@ -122,7 +122,7 @@ def check_grad_at_chunk_start(grad_h0: Any, params: list[Tensor], h_start: Tenso
                               start: int, length: int) -> Feedback:
     """Exercise 4: d(chunk loss)/d(state the chunk starts from)."""
     name = "the gradient at the chunk's start"
-    if no_answer(name, grad_h0):
+    if missing(name, grad_h0):
         return Feedback(False)
     if not isinstance(grad_h0, Tensor):
         return check_true(name, False, hint=f"expected the tensor h0.grad, not "
