@@ -163,6 +163,9 @@ def index_expressions(draw: Any, shape: tuple[int, ...]) -> Any:
     parts: list[Any] = []
     for d in range(n_used):
         n = shape[d]
+        if n == 0:  # no index lies in an empty dimension (a bool mask may leave one)
+            parts.append(draw(_slice(n)))
+            continue
         if d in adv_dims:
             if adv == "int":
                 idx = np.array(draw(st.lists(st.integers(-n, n - 1), min_size=adv_len,
