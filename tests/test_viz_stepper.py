@@ -289,7 +289,7 @@ def test_styles_follow_the_events():
         if f.kind == "edge":
             eid = spec.edges[("edge", id(f.args[0]), f.args[1])]
             assert style.edges[eid] == "active"
-            assert style.labels[eid] == torch.viz.recording._fmt(f.args[4])
+            assert style.labels[eid] == torch.viz.backward_log.fmt_grad(f.args[4])
         if f.kind == "free":
             for name in f.args[1]:
                 sid = spec.svg_id(spec.names[("saved", id(f.args[0]), name)])

@@ -26,6 +26,8 @@ from ..memory import memory_allocated
 from ..node import AccumulateGrad, Node
 from ..tensor import Tensor
 from ._labels import node_title, op_name
+from .dot import build_graph
+from .graph_spec import saved_bytes
 
 __all__ = ["MemorySample", "MemoryTrace", "memory_timeline", "saved_bytes", "saved_bytes_by_node",
            "trace_memory"]
@@ -35,15 +37,8 @@ _VIZ = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _NOT_OPS = {"grad", "data"}  # attribute reads that return a Tensor without computing one
 
 
-def saved_bytes(node: Node) -> int:
-    """Bytes of the tensors ``node`` still holds for backward (0 once they are freed)."""
-    return sum(st.nbytes for _, st in node.saved_tensors_info())
-
-
 def saved_bytes_by_node(var: Tensor) -> list[tuple[str, int]]:
     """``(node name, saved bytes)`` for every node of ``var``'s graph, breadth first."""
-    from .dot import build_graph
-
     spec = build_graph(var, max_nodes=None)
     return [(node_title(n), saved_bytes(n)) for n in spec.nodes if type(n) is not AccumulateGrad]
 

@@ -21,7 +21,7 @@ import graphviz
 
 from ._graphviz import AutogradDigraph
 from ._labels import escape, html_label
-from .dot import FREED_FILL, FREED_LINE
+from .graph_spec import FREED_FILL, FREED_LINE
 
 CURRENT_FILL, CURRENT_LINE = "#ffd54f", "#b71c1c"
 DONE_LINE = "#2e7d32"
