@@ -34,7 +34,8 @@ class Recording(BackwardLog):
         super().__init__(roots, gradient, inputs, params, presenter, max_nodes)
         self._svg: str | None = None
         self._canvas: SvgCanvas | None = None
-        self._scope = f"agl-r{next(_scopes)}"
+        self._serial = next(_scopes)
+        self._scope = f"agl-r{self._serial}"
 
     # ---- what frame i shows ------------------------------------------------------------------
 
@@ -100,6 +101,10 @@ class Recording(BackwardLog):
                 fh.write(data)
             paths.append(path)
         return paths
+
+    def to_html_fragment(self) -> str:
+        """Every frame as an embeddable ``<div>`` that steps without a kernel (unique ids)."""
+        return html_export.fragment(self, self.svg, self._serial)
 
     def to_html(self, path: str | os.PathLike, title: str = "Backward pass") -> str:
         """A standalone HTML page with every frame: no kernel, no network (inline SVG + JS)."""
