@@ -63,7 +63,7 @@ def _arrow_css(role: str) -> str:
 
 
 # a stepper's graph never needs scrolling to find the current node: at most this tall
-_MAX_HEIGHT = "max(320px, calc(100vh - 260px))"
+_MAX_HEIGHT = "max(360px, calc(100vh - 190px))"
 
 
 _EDGE_BLOCK = re.compile(r'<g id="([^"]*e_\d+)" class="edge">(.*?)</g>', re.S)
