@@ -17,7 +17,9 @@ from ._graphviz import AutogradDigraph
 from ._labels import node_title
 from .graph_spec import HIGHLIGHT, GraphSpec, GraphTooLargeError, candidate_keys
 
-__all__ = ["GraphBuilder"]
+__all__ = ["COLUMN_INCHES", "GraphBuilder"]
+
+COLUMN_INCHES = 8.5  # 612 pt = 816 px: a JupyterLab notebook column on a 1280 px screen
 
 
 class GraphBuilder:
@@ -146,7 +148,8 @@ class GraphBuilder:
     def build(self) -> GraphSpec:
         self.collect()
         self.draw()
-        # torchviz's resize_graph: the canvas grows with the content
+        # torchviz's resize_graph lets the canvas grow with the content; the width stays that
+        # of a notebook column (Graphviz scales a wider drawing down), the height grows
         size = max(12.0, len(self.dot.body) * 0.15)
-        self.dot.graph_attr.update(size=f"{size:g},{size:g}")
+        self.dot.graph_attr.update(size=f"{COLUMN_INCHES:g},{size:g}")
         return self.spec
