@@ -30,7 +30,7 @@ from ._printing import get_printoptions, printoptions, set_printoptions
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .memory import max_memory_allocated, memory_allocated, reset_peak_memory_stats
 from .tensor import Size, Tensor
-from . import ops  # noqa: E402  (attaches Tensor methods)
+from . import ops  # noqa: E402
 from .ops import (
     abs, acos, add, allclose, amax, amin, argmax, argmin, argsort, asin, atan, bitwise_and,
     bitwise_not, bitwise_or, bitwise_xor, bmm, broadcast_to, cat, ceil, chunk, clamp, clamp_max,
@@ -44,8 +44,9 @@ from .ops import (
     stack, std, sub, sum, t, tan, tanh, tile, topk, trace, transpose, tril, triu, trunc, unbind,
     unsqueeze, var, vstack, where,
 )
+from .ops.common import result_type as _result_type
 from .ops.linalg import addmm
-from .ops.methods import _all as all, _any as any  # noqa: A004
+from .tensor_methods import _all as all, _any as any  # noqa: A004
 from .factories import (
     arange, as_tensor, device, empty, empty_like, eye, from_numpy, full, full_like, linspace,
     ones, ones_like, tensor, zeros, zeros_like,
@@ -114,5 +115,5 @@ def promote_types(a: dtype, b: dtype) -> dtype:
 
 def result_type(a: object, b: object) -> dtype:
     """The dtype an operation on ``a`` and ``b`` (tensors or numbers) gives."""
-    return _dtype.result_type(a, b)
+    return _result_type(a, b)
 

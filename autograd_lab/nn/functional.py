@@ -16,9 +16,9 @@ from ..ops import losses as L
 from ..ops import reduce as R
 from ..ops import unary as U
 from ..ops.binary import div_scalar, mul_scalar
-from ..ops.gather import embedding as _embedding
-from ..ops.gather import masked_fill_
-from ..ops.gather import one_hot as _one_hot
+from ..ops.indexing import embedding as _embedding
+from ..ops.indexing import masked_fill_
+from ..ops.indexing import one_hot as _one_hot
 from ..ops.inplace import apply_inplace
 from ..ops.linalg import linear
 from ..tensor import Tensor

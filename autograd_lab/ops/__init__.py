@@ -14,10 +14,9 @@
 
 Shared by all: ``common`` (recording a node, backward helpers on arrays or Tensors) and
 ``summation`` (torch's order of additions, so float sums round as torch's do).
-``methods`` attaches the Tensor methods and operators.
+The Tensor methods and operators are attached by ``autograd_lab.tensor_methods``.
 """
 
-from . import methods as _methods  # noqa: F401  (attaches the Tensor methods)
 from .activation import erf
 from .binary import (
     add, allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, clamp_tensor, div, eq,
@@ -25,7 +24,7 @@ from .binary import (
     logical_or, logical_xor, lt, maximum, minimum, mul, ne, pow, remainder, rsub, sub, where,
 )
 from .composite import broadcast_to, hstack, repeat_interleave, tile, vstack
-from .gather import (
+from .indexing import (
     count_nonzero, gather, index_select, masked_fill, nonzero, one_hot, scatter, scatter_add,
 )
 from .linalg import bmm, dot, matmul, mm, mv, outer, trace

@@ -12,7 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import dtype, get_default_dtype, int64, result_type
+from .. import _dtype
+from .._dtype import dtype, get_default_dtype, int64
+from .._saved_display import show_saved, shown_dim, shown_dims  # noqa: F401  (for the ops)
+from .._torch_names import as_builtin_error
 from ..anomaly_mode import ANOMALY, record_forward_trace
 from ..grad_mode import STATE
 from ..memory import Storage
@@ -40,6 +43,30 @@ def make(data: Any, dt: dtype, node: Node | None) -> Tensor:
     t._rg = node is not None
     t._vc = t._storage = Storage(data.nbytes)
     return t
+
+
+def result_type(*operands: object) -> dtype:
+    """torch.result_type: dim tensors > zero-dim tensors > Python scalars.
+
+    A lower-priority operand only matters when it belongs to a higher category
+    (bool < integer < floating point); then the result is its dtype (for a Python
+    float, the default dtype).
+    """
+    groups: list[dtype | None] = [None, None, None]  # dim tensors, 0-dim tensors, scalars
+    for op in operands:
+        if isinstance(op, Tensor):
+            d, g = op.dtype, (0 if op._data.ndim else 1)
+        elif isinstance(op, (bool, int, float, np.number, np.bool_)):
+            v = op.item() if isinstance(op, (np.number, np.bool_)) else op
+            d, g = _dtype.scalar_dtype(v), 2
+        else:
+            continue
+        groups[g] = d if groups[g] is None else _dtype.promote(groups[g], d)
+    result = None
+    for d in groups:
+        if d is not None and (result is None or d._cat > result._cat):
+            result = d
+    return result if result is not None else get_default_dtype()
 
 
 def needs_grad(*xs: Any) -> bool:
@@ -98,8 +125,7 @@ class OperandTypeError(TypeError):
     ``NotImplemented`` (so Python raises its own "unsupported operand" error, as for torch)."""
 
 
-OperandTypeError.__name__ = OperandTypeError.__qualname__ = "TypeError"  # as torch names it
-OperandTypeError.__module__ = "builtins"
+as_builtin_error(OperandTypeError, "TypeError")  # as torch names it
 
 
 def operand_error(op: str, x: Any) -> OperandTypeError:
@@ -308,26 +334,6 @@ def sum_keep(x: Any, axes: tuple) -> Any:
     if isinstance(x, Tensor):
         return x.sum(dim=axes, keepdim=True)
     return x.sum(axis=axes, keepdims=True) if x.ndim else x  # a 0-d "dim 0" sums nothing
-
-
-def shown_dim(dim: Any) -> Any:
-    """A dim argument as torch shows it in ``_saved_dim``: as given, negatives as unsigned
-    64-bit (``-1`` reads ``18446744073709551615``), lists as tuples."""
-    if dim is None:
-        return None
-    if isinstance(dim, int):
-        return dim % 2**64
-    return tuple(int(d) % 2**64 for d in dim)
-
-
-def shown_dims(dim: Any) -> Any:
-    """Like ``shown_dim`` for ops whose dim is a list: one int reads as a 1-tuple."""
-    return shown_dim((dim,) if isinstance(dim, int) else dim)
-
-
-def show_saved(node: Node, **values: Any) -> None:
-    """Make ``node._saved_<name>`` read ``value`` (backward keeps its normalised copy)."""
-    node.__dict__.setdefault("_shown", {}).update(values)
 
 
 def norm_dims(dim: Any, ndim: int) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ import numpy as np
 from .._dtype import int64
 from . import common as c
 from .common import Node, Tensor, make, node_for, norm_dim
-from .gather import scatter
+from .indexing import scatter
 from .reduce import _return_type
 
 sort_type, topk_type = _return_type("sort"), _return_type("topk")

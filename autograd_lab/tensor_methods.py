@@ -1,24 +1,32 @@
-"""Tensor methods and operators, each forwarding to the op that implements it."""
+"""Tensor methods and operators, each forwarding to the op that implements it, and
+``Tensor.backward`` (to the engine).
+
+``tensor.py`` defines the data structure; the methods that are operations live here, above
+``ops`` and ``engine``, and are set onto the class when the package is imported (``METHODS``
+below is the whole list: method name -> the function that implements it).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .._dtype import ALL, bool_, dtype, float16, float32, float64, int8, int16, int32, int64, uint8
-from ..factories import _filled, device, tensor
-from ..tensor import Tensor
-from . import activation as A
-from . import binary as B
-from . import composite as K
-from . import gather as G
-from . import inplace as I
-from . import linalg as L
-from . import matrix as X
-from . import movement as M
-from . import reduce as R
-from . import sorting as S
-from . import unary as U
-from .common import OperandTypeError, make, numpy_aliases
+from . import random
+from ._dtype import ALL, bool_, dtype, float16, float32, float64, int8, int16, int32, int64, uint8
+from .engine import backward as _engine_backward
+from .factories import _filled, device, tensor
+from .ops import activation as A
+from .ops import binary as B
+from .ops import composite as K
+from .ops import indexing as G
+from .ops import inplace as I
+from .ops import linalg as L
+from .ops import matrix as X
+from .ops import movement as M
+from .ops import reduce as R
+from .ops import sorting as S
+from .ops import unary as U
+from .ops.common import OperandTypeError, make, numpy_aliases
+from .tensor import Tensor
 
 
 def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
@@ -130,16 +138,18 @@ def _scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 
 
 def _uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
-    from ..random import uniform_  # random builds on the factories, not on ops
-
-    return uniform_(self, a, b, generator=generator)
+    return random.uniform_(self, a, b, generator=generator)
 
 
 def _normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
              generator: Any = None) -> Tensor:
-    from ..random import normal_
+    return random.normal_(self, mean, std, generator=generator)
 
-    return normal_(self, mean, std, generator=generator)
+
+def _backward(self: Tensor, gradient: Tensor | None = None, retain_graph: bool | None = None,
+              create_graph: bool = False, inputs: Any = None) -> None:
+    """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (``engine.backward``)."""
+    _engine_backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
 # ---- methods whose signature differs from the op's ------------------------------------------
@@ -267,6 +277,8 @@ METHODS: dict[str, Any] = {
     "scatter_add_": _scatter_add_, "masked_fill_": G.masked_fill_,
     "zero_": I.zero_, "fill_": I.fill_, "copy_": I.copy_,
     "uniform_": _uniform_, "normal_": _normal_,
+    # autograd
+    "backward": _backward,
 }
 
 # torch reads numpy's ``axis``/``keepdims`` as ``dim``/``keepdim``
