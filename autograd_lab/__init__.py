@@ -3,9 +3,19 @@
 Write ``import autograd_lab as torch`` and PyTorch teaching code prints the same
 values, reprs, ``grad_fn`` names, errors and warnings (PyTorch 2.13, CPU).
 
-Layers, each importing only those above it in this list:
-``_dtype``/``grad_mode``/``memory`` -> ``node`` -> ``tensor`` -> ``ops`` -> ``engine``
--> ``autograd`` (then ``nn``/``optim``, and the visual tools in ``viz``).
+Layers, each importing only the layers before it (``tests/test_import_graph.py``):
+
+1. ``_dtype``, ``grad_mode``, ``anomaly_mode``, ``memory``, ``hooks`` -- the basics
+2. ``tensor`` (the data), ``node`` (graph nodes, saved tensors, ``AccumulateGrad``),
+   ``factories``
+3. ``ops`` -- ``ops.record`` makes every op's output and node; one module per family
+4. ``engine`` (backward, as named steps) and ``listener`` (its events)
+5. ``tensor_methods`` (Tensor methods and ``backward()``), ``autograd``, ``nn``, ``optim``,
+   ``random``; beside them the visual tools in ``viz`` and the course's ``teaching`` helpers
+
+Torch-fidelity shims sit at the edges, in modules named for them: ``_messages``,
+``_printing``, ``_saved_display``, ``_torch_names``, ``ops.summation``.
+``loss.backward()`` reads in three modules: ``tensor_methods`` -> ``engine`` -> ``node``.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, se
 from .memory import max_memory_allocated, memory_allocated, reset_peak_memory_stats
 from .tensor import Size, Tensor
 from . import ops  # noqa: E402
+from . import tensor_methods  # noqa: E402,F401  (installs the Tensor methods)
 from .ops import (
     abs, acos, add, allclose, amax, amin, argmax, argmin, argsort, asin, atan, bitwise_and,
     bitwise_not, bitwise_or, bitwise_xor, bmm, broadcast_to, cat, ceil, chunk, clamp, clamp_max,

@@ -85,7 +85,6 @@ class SavedTensor:
 
     def unpack(self, node: Node, as_tensor: bool) -> Any:
         """The saved value (array or Tensor); raises torch's error if it was modified."""
-        __tracebackhide__ = True  # hidden from IPython tracebacks
         if self.packed is not None:
             t = self.unpack_hook(self.packed)
             return t if as_tensor else t._data
@@ -101,7 +100,6 @@ class SavedTensor:
 
     def _raise_modified(self) -> None:
         """torch's error for a saved tensor changed in place since it was saved."""
-        __tracebackhide__ = True  # hidden from IPython tracebacks
         if self.tensor is not None:
             t = self.tensor
             fn = t.grad_fn
@@ -180,7 +178,6 @@ class Node:
 
     def saved(self, name: str) -> Any:
         """Unpack one saved value: an array in plain backward, a Tensor under create_graph."""
-        __tracebackhide__ = True  # hidden from IPython tracebacks
         v = self._saved[name]
         if type(v) is SavedTensor:
             return v.unpack(self, STATE.enabled)
@@ -244,7 +241,6 @@ class Node:
 
     def apply(self, grads: list) -> tuple:
         """Gradients for ``next_functions`` from the gradients of this node's outputs."""
-        __tracebackhide__ = True  # hidden from IPython tracebacks
         out = self.backward(*grads)
         return out if type(out) is tuple else (out,)
 
@@ -346,7 +342,7 @@ def grad_accumulator(t: Tensor) -> AccumulateGrad:
 
 
 def new_node(cls: type[Node], next_functions: tuple) -> Node:
-    """A node of ``cls`` with these edges (``ops.common.node_for`` inlines the same steps)."""
+    """A node of ``cls`` with these edges (``ops.record.node_for`` inlines the same steps)."""
     node = cls.__new__(cls)
     node.next_functions = next_functions
     node._saved = {}

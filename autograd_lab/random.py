@@ -128,7 +128,7 @@ def _mt(generator: Generator | None) -> MT19937:
 
 
 def _scalar_name(dt: dtype) -> str:
-    from .ops.reduce import _scalar_name as name
+    from .ops.reductions import _scalar_name as name
 
     return name(dt)
 

@@ -448,7 +448,7 @@ def _init(t: Tensor, arr: np.ndarray, dt: dtype, storage: Storage | None = None,
 
 def _make(data: np.ndarray, dt: dtype, grad_fn: Any, storage: Storage | None = None,
           vc: Storage | None = None) -> Tensor:
-    """A new Tensor around ``data`` (ops.common.make inlines this for the op hot path)."""
+    """A new Tensor around ``data`` (ops.record.make inlines this for the op hot path)."""
     t = Tensor.__new__(Tensor)
     _init(t, data, dt, storage, vc, grad_fn)
     return t

@@ -14,35 +14,19 @@ import numpy as np
 
 from .. import _dtype
 from .._dtype import dtype, get_default_dtype, int64
+from .._messages import broadcast_error  # noqa: F401  (for the ops)
 from .._saved_display import show_saved, shown_dim, shown_dims  # noqa: F401  (for the ops)
 from .._torch_names import as_builtin_error
-from ..anomaly_mode import ANOMALY, record_forward_trace
 from ..grad_mode import STATE
-from ..memory import Storage
-from ..node import Node, _seq, grad_accumulator
+from ..node import Node
 from ..tensor import Tensor
 from .summation import torch_sum
 
 __all__ = [
-    "Node", "Tensor", "STATE", "binary_args", "broadcast_error", "expand", "make", "needs_grad",
-    "node_for", "norm_dim", "norm_dims", "reshape", "sum_to", "to_array", "unary_data",
+    "Node", "Tensor", "STATE", "BinaryNode", "binary_args", "broadcast_error", "expand",
+    "norm_dim", "norm_dims", "reshape", "sum_to", "to_array", "unary_data",
 ]
-
 ndarray = np.ndarray
-
-
-def make(data: Any, dt: dtype, node: Node | None) -> Tensor:
-    """Wrap an op's result; numpy's 0-d scalars become arrays of the torch dtype."""
-    if type(data) is not ndarray or data.dtype is not dt.np:
-        data = np.asarray(data, dtype=dt.np)
-    # the body of tensor._make, inlined: this runs once per op
-    t = _new_tensor(Tensor)
-    t._data = data
-    t.dtype = dt
-    t.grad_fn = node
-    t._rg = node is not None
-    t._vc = t._storage = Storage(data.nbytes)
-    return t
 
 
 def result_type(*operands: object) -> dtype:
@@ -69,52 +53,6 @@ def result_type(*operands: object) -> dtype:
     return result if result is not None else get_default_dtype()
 
 
-def needs_grad(*xs: Any) -> bool:
-    """Whether an op on ``xs`` records a graph: grad mode is on and some tensor requires grad."""
-    if not STATE.enabled:
-        return False
-    for x in xs:
-        if isinstance(x, Tensor) and x._rg:
-            return True
-    return False
-
-
-def node_for(cls: type[Node], *inputs: Any) -> Node | None:
-    """A new node of ``cls`` with an edge per input, or None when no grad is needed."""
-    if not STATE.enabled:
-        return None
-    for x in inputs:
-        if isinstance(x, Tensor) and x._rg:
-            break
-    else:
-        return None
-    node = _new_node(cls)
-    n = len(inputs)
-    node.next_functions = (_edge(inputs[0]),) if n == 1 else \
-        (_edge(inputs[0]), _edge(inputs[1])) if n == 2 else tuple([_edge(x) for x in inputs])
-    node._saved = {}
-    node._seq = next(_seq)
-    if ANOMALY.enabled:
-        record_forward_trace(node)
-    return node
-
-
-def _edge(x: Any) -> tuple:
-    """``node.edge`` for the ops' hot path (an isinstance test instead of getattr calls)."""
-    if isinstance(x, Tensor):
-        fn = x.grad_fn
-        if fn is not None:
-            return (fn, x._output_nr)
-        if x._rg and not x._nograd_view:
-            return (grad_accumulator(x), 0)
-    return _NO_EDGE
-
-
-_NO_EDGE = (None, 0)
-_new_tensor = object.__new__
-_new_node = object.__new__
-
-
 def to_array(x: Any) -> Any:
     """A Tensor's array; anything else as it is."""
     return x._data if isinstance(x, Tensor) else x
@@ -123,7 +61,6 @@ def to_array(x: Any) -> Any:
 class OperandTypeError(TypeError):
     """An operand that is neither a Tensor nor a number. Operator methods turn it into
     ``NotImplemented`` (so Python raises its own "unsupported operand" error, as for torch)."""
-
 
 as_builtin_error(OperandTypeError, "TypeError")  # as torch names it
 
@@ -161,7 +98,6 @@ def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]
     dt = _with_scalar(y.dtype, x)
     return _wrap_int(x, dt) if type(x) is int else x, y._data, dt
 
-
 _INT_BOUNDS = {np.dtype(t): (np.iinfo(t).min, np.iinfo(t).max)
                for t in (np.uint8, np.int8, np.int16, np.int32, np.int64)}
 
@@ -184,19 +120,6 @@ def _with_scalar(d: dtype, s: Any) -> dtype:
     if isinstance(s, (int, np.integer)):
         return d if d._cat >= 1 else int64
     return d if d._cat == 2 else get_default_dtype()
-
-
-def broadcast_error(a: tuple, b: tuple) -> RuntimeError:
-    """torch's message for shapes that do not broadcast."""
-    n = max(len(a), len(b))
-    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
-    for i in range(n - 1, -1, -1):
-        if pa[i] != pb[i] and pa[i] != 1 and pb[i] != 1:
-            return RuntimeError(
-                f"The size of tensor a ({pa[i]}) must match the size of tensor b ({pb[i]}) "
-                f"at non-singleton dimension {i}"
-            )
-    return RuntimeError(f"shapes {list(a)} and {list(b)} cannot be broadcast")
 
 
 def unary_data(x: Any, op: str) -> np.ndarray:
@@ -301,15 +224,6 @@ def absolute(x: Any) -> Any:
     return x.abs() if isinstance(x, Tensor) else np.abs(x)
 
 
-def where(c: Any, a: Any, b: Any) -> Any:
-    """``a`` where ``c``, else ``b``; a differentiable ``where`` when any of them is a Tensor."""
-    if isinstance(a, Tensor) or isinstance(b, Tensor) or isinstance(c, Tensor):
-        from .binary import where as tensor_where  # binary imports this module
-
-        return tensor_where(c, a, b)
-    return np.where(c, a, b)
-
-
 def swap_last(x: Any) -> Any:
     """Matrix transpose of the last two dims."""
     if isinstance(x, Tensor):
@@ -374,3 +288,20 @@ def numpy_aliases(fn: Any) -> Any:
         return fn(*args, **kw)
 
     return wrapper
+
+
+class BinaryNode(Node):
+    """A two-input node: ``reduce(i, g)`` gives input i's gradient its shape and dtype back."""
+
+    shapes: tuple | None = None  # input shapes, kept only when the forward broadcast
+    casts: tuple | None = None  # input dtypes, kept only when the forward promoted
+
+    def reduce(self, i: int, g: Any) -> Any:
+        """Input ``i``'s gradient: ``g`` summed back to its shape, in its dtype."""
+        if self.shapes is not None:
+            g = sum_to(g, self.shapes[i])
+        return g if self.casts is None else cast(g, self.casts[i])
+
+    def needs(self, i: int) -> bool:
+        """Whether input ``i`` wants a gradient (it has an edge)."""
+        return self.next_functions[i][0] is not None

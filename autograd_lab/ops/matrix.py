@@ -13,9 +13,10 @@ import numpy as np
 
 from .._dtype import dtype as DType
 from . import common as c
-from .common import Node, Tensor, make, node_for, norm_dim
-from .movement import _view
-from .reduce import _sum_dtype
+from .common import Node, Tensor, norm_dim
+from .record import make, node_for
+from .reductions import _sum_dtype
+from .views import _view
 
 # ---- tril / triu -------------------------------------------------------------------------------
 
