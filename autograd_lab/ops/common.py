@@ -1,7 +1,9 @@
-"""What every op shares: argument handling, graph recording, and the backward helpers.
+"""What every op shares: argument handling (operand types, torch's result dtype, dims), the
+base of two-input nodes (``BinaryNode``), and the helpers backward formulas use.
 
 Backward formulas run on numpy arrays in a plain backward and on Tensors under
 ``create_graph=True``; the helpers below (``sum_to``, ``expand`` ...) accept both.
+Recording an op's output and node is ``record.py``'s job.
 """
 
 from __future__ import annotations
