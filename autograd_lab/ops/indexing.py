@@ -20,8 +20,8 @@ from .._messages import cpp_name
 from . import common as c
 from .common import Node, Tensor, norm_dim, norm_dims
 from .comparison import choose
-from .record import make, node_for, record
-from .views import AliasBackward0, _select, _view_op, embed, slice_dim, unsqueeze
+from .record import make, node_for, record, record_view
+from .views import AliasBackward0, _select, embed, slice_dim, unsqueeze
 
 
 class IndexBackward0(Node):
@@ -83,7 +83,7 @@ def getitem(x: Tensor, key: Any) -> Tensor:
     for k in key:
         _check_key(k)
     if len(key) == 1 and key[0] is Ellipsis:
-        return _view_op(x, AliasBackward0, x._data[...], lambda a: a[...])
+        return record_view(x, AliasBackward0, x._data[...], lambda a: a[...])
     nd = x._data.ndim
     masks = [_index_array(k) for k in key if _is_advanced(k)]  # validates every array once
     n_real = sum(1 for k in key if k is not None and k is not Ellipsis and not isinstance(k, bool)

@@ -13,8 +13,8 @@ import numpy as np
 
 from . import common as c
 from .common import Node, Tensor, norm_dim
-from .record import make, node_for
-from .views import _shape_arg, _view, clone, expand, flatten, reshape, unsqueeze, view
+from .record import make, node_for, view_output
+from .views import _shape_arg, clone, expand, flatten, reshape, unsqueeze, view
 
 
 class CatBackward0(Node):
@@ -172,7 +172,7 @@ def _multi_view(x: Tensor, cls: type[Node], keys: list, dim_arg: Any, **saved: A
     node = node_for(cls, x)
     outs = []
     for i, key in enumerate(keys):
-        out = _view(x, x._data[key], node, lambda a, k=key: a[k])
+        out = view_output(x, x._data[key], node, lambda a, k=key: a[k])
         if node is not None:
             out._output_nr = i
         outs.append(out)

@@ -8,8 +8,10 @@ what its backward needs on the node (``node.save``/``save_output``).
 ``make`` and ``node_for`` are the two halves of ``record``, for ops that must compute
 something between making the node and the output. Both inline the plain constructors
 (``tensor._make``, ``node.new_node``): they run once per op. An op whose output has no
-gradient (comparisons, integer results) uses ``make`` alone; a view, whose output shares its
-input's memory, takes its node from ``node_for`` and its output from ``views._view``.
+gradient (comparisons, integer results) uses ``make`` alone.
+
+Views: ``record_view(cls, x, data, fn)`` is ``record`` for an output that shares ``x``'s
+memory and version counter (``view_output``), and remembers how to redo the view (``fn``).
 
 Fast path: ``binary_fast`` handles the most common call of a training loop -- a tensor with
 a Python float, or two tensors of one dtype -- with the general path's steps inlined, and
@@ -18,17 +20,18 @@ a Python float, or two tensors of one dtype -- with the general path's steps inl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from .._dtype import dtype, get_default_dtype
 from .._messages import broadcast_error
+from .._saved_display import show_saved
 from ..anomaly_mode import ANOMALY, record_forward_trace
 from ..grad_mode import STATE
 from ..memory import Storage
 from ..node import Node, _seq, grad_accumulator
-from ..tensor import Tensor
+from ..tensor import Tensor, _make
 
 ndarray = np.ndarray
 
@@ -129,3 +132,29 @@ def binary_fast(cls: type[Node], fn: Any, x: Tensor, y: Any) -> tuple[Tensor, No
             node.casts = (x.dtype, dt)
         return out, node
     return make(data, dt, None), None
+
+
+# ---- views: outputs that share their input's memory ------------------------------------
+
+def view_output(x: Tensor, data: np.ndarray, node: Node | None, fn: Callable) -> Tensor:
+    """A result that aliases ``x``: same storage and version counter, base recorded."""
+    out = _make(data, x.dtype, node, x._storage, x._vc)
+    if node is None and x._rg:  # made under no_grad: requires grad, but no gradient flows back
+        out._rg = out._nograd_view = True
+    base = x._base if x._base is not None else x
+    out._base = base
+    prev = x.__dict__.get("_view_fn")
+    out._view_fn = fn if prev is None else (lambda a, p=prev, f=fn: f(p(a)))
+    return out
+
+
+def record_view(x: Tensor, cls: type[Node], data: np.ndarray, fn: Callable,
+             shown: dict | None = None, **saved: Any) -> Tensor:
+    """The view ``data`` of ``x`` (``fn`` redoes it on x's array), recorded as a ``cls`` node
+    that saves ``saved`` (and shows ``shown`` as its ``_saved_<name>`` values)."""
+    node = node_for(cls, x)
+    if node is not None:
+        node._saved.update(saved)
+        if shown:
+            show_saved(node, **shown)
+    return view_output(x, data, node, fn)

@@ -7,41 +7,15 @@ gradient back where the view came from: ``embed`` scatters it into zeros.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from .._dtype import dtype as DType
 from .._messages import warn_once
-from ..tensor import _make
 from . import common as c
 from .common import Node, Tensor, norm_dim, norm_dims
-from .record import make, node_for, record
-
-
-def _view(x: Tensor, data: np.ndarray, node: Node | None, fn: Callable) -> Tensor:
-    """A result that aliases ``x``: same storage and version counter, base recorded."""
-    out = _make(data, x.dtype, node, x._storage, x._vc)
-    if node is None and x._rg:  # made under no_grad: requires grad, but no gradient flows back
-        out._rg = out._nograd_view = True
-    base = x._base if x._base is not None else x
-    out._base = base
-    prev = x.__dict__.get("_view_fn")
-    out._view_fn = fn if prev is None else (lambda a, p=prev, f=fn: f(p(a)))
-    return out
-
-
-def _view_op(x: Tensor, cls: type[Node], data: np.ndarray, fn: Callable,
-             shown: dict | None = None, **saved: Any) -> Tensor:
-    """The view ``data`` of ``x`` (``fn`` redoes it on x's array), recorded as a ``cls`` node
-    that saves ``saved`` (and shows ``shown`` as its ``_saved_<name>`` values)."""
-    node = node_for(cls, x)
-    if node is not None:
-        node._saved.update(saved)
-        if shown:
-            c.show_saved(node, **shown)
-    return _view(x, data, node, fn)
-
+from .record import make, node_for, record, record_view, view_output
 
 # ---- gradient scatter (differentiable, for create_graph) ------------------------------------
 
@@ -153,7 +127,7 @@ def view(x: Tensor, *shape: Any) -> Tensor:
     except TypeError:  # numpy < 2.1 has no copy=
         data = x._data.view()
         data.shape = shape
-    return _view_op(x, ViewBackward0, data, lambda a: a.reshape(shape),
+    return record_view(x, ViewBackward0, data, lambda a: a.reshape(shape),
                     self_sym_sizes=x._data.shape)
 
 
@@ -241,7 +215,7 @@ def permute(x: Tensor, *dims: Any) -> Tensor:
     raw, dims = dims, tuple(norm_dim(d, nd) for d in dims)
     if len(set(dims)) != nd:
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return _view_op(x, PermuteBackward0, np.transpose(x._data, dims),
+    return record_view(x, PermuteBackward0, np.transpose(x._data, dims),
                     lambda a: np.transpose(a, dims), {"dims": c.shown_dim(raw)}, dims=dims)
 
 
@@ -262,7 +236,7 @@ def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
     nd = x._data.ndim
     d0, d1 = norm_dim(dim0, nd), norm_dim(dim1, nd)
     data = np.swapaxes(x._data, d0, d1) if nd else x._data
-    return _view_op(x, TransposeBackward0, data,
+    return record_view(x, TransposeBackward0, data,
                     lambda a: np.swapaxes(a, d0, d1) if a.ndim else a,
                     {"dim0": c.shown_dim(dim0), "dim1": c.shown_dim(dim1)}, dim0=d0, dim1=d1)
 
@@ -279,7 +253,7 @@ def t(x: Tensor) -> Tensor:
     nd = x._data.ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
-    return _view(x, x._data.T, node_for(TBackward0, x), lambda a: a.T)
+    return view_output(x, x._data.T, node_for(TBackward0, x), lambda a: a.T)
 
 
 def T(x: Tensor) -> Tensor:  # noqa: N802
@@ -324,7 +298,7 @@ class UnsqueezeBackward0(Node):
 def unsqueeze(x: Tensor, dim: int) -> Tensor:
     """x with a size-1 dim inserted at ``dim`` (a view)."""
     d = norm_dim(dim, x._data.ndim + 1)
-    return _view_op(x, UnsqueezeBackward0, np.expand_dims(x._data, d),
+    return record_view(x, UnsqueezeBackward0, np.expand_dims(x._data, d),
                     lambda a: np.expand_dims(a, d), {"dim": c.shown_dim(dim)}, dim=d)
 
 
@@ -369,7 +343,7 @@ def squeeze(x: Tensor, dim: Any = None, *, _cls: type[Node] | None = None) -> Te
         node._saved["self_sym_sizes"] = shp
         if dim is not None:
             node._saved["dim"] = c.shown_dim(dim)
-    return _view(x, np.squeeze(x._data, axes) if axes else x._data, node,
+    return view_output(x, np.squeeze(x._data, axes) if axes else x._data, node,
                  lambda a: np.squeeze(a, axes) if axes else a)
 
 
@@ -407,7 +381,7 @@ def expand(x: Tensor, *shape: Any) -> Tensor:
                 f"size ({s}) at non-singleton dimension {i + lead}.  Target sizes: "
                 f"{list(shape)}.  Tensor sizes: {list(src)}"
             )
-    return _view_op(x, ExpandBackward0, np.broadcast_to(x._data, full),
+    return record_view(x, ExpandBackward0, np.broadcast_to(x._data, full),
                     lambda a: np.broadcast_to(a, full), self_sym_sizes=src)
 
 
@@ -514,7 +488,7 @@ def _select(x: Tensor, d: int, index: int, dim_arg: int) -> Tensor:
     """``x.select(d, index)`` with the index checked; ``dim_arg`` as the caller wrote it."""
     i = index % x._data.shape[d]
     key = (slice(None),) * d + (i, Ellipsis)  # Ellipsis keeps a 0-d result a view
-    return _view_op(x, SelectBackward0, x._data[key], lambda a: a[key],
+    return record_view(x, SelectBackward0, x._data[key], lambda a: a[key],
                     {"dim": c.shown_dim(dim_arg), "index": c.shown_dim(index)},
                     dim=d, index=i, self_sym_sizes=x._data.shape)
 
@@ -545,7 +519,7 @@ def slice_dim(x: Tensor, dim: int, start: Any, end: Any, step: Any) -> Tensor:
     key = (slice(None),) * d + (slice(start_, end_, step_),)
     shown = {"dim": c.shown_dim(dim), "start": c.shown_dim(start or 0),
              "end": _INT64_MAX if end is None else c.shown_dim(end)}
-    return _view_op(x, SliceBackward0, x._data[key], lambda a: a[key], shown,
+    return record_view(x, SliceBackward0, x._data[key], lambda a: a[key], shown,
                     dim=d, start=start_, end=end_, step=step_, self_sym_sizes=shp)
 
 
