@@ -299,9 +299,9 @@ def remainder(x: Any, y: Any) -> Tensor:
     if dt._cat != 2:
         return make(data, dt, None)
     if not isinstance(x, Tensor):
-        return make(data, dt, node_for(RemainderScalarSelfBackward, y))
+        return record(RemainderScalarSelfBackward, data, dt, y)[0]
     if not isinstance(y, Tensor):
-        return make(data, dt, node_for(RemainderBackward0, x))
+        return record(RemainderBackward0, data, dt, x)[0]
     out, node = record(RemainderBackward1, data, dt, x, y)
     if node is not None:
         if x._data.shape != data.shape or y._data.shape != data.shape:

@@ -61,7 +61,7 @@ def neg(x: Tensor) -> Tensor:
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
             "to invert a mask, use the `~` or `logical_not()` operator instead."
         )
-    return make(np.negative(data), x.dtype, node_for(NegBackward0, x))
+    return record(NegBackward0, np.negative(data), x.dtype, x)[0]
 
 
 def _sigmoid(a: np.ndarray) -> np.ndarray:
@@ -130,7 +130,7 @@ def sign(x: Tensor) -> Tensor:
     data = unary_data(x, "sign")
     if x.dtype._cat == 0:
         return make(data.copy(), x.dtype, None)
-    return make(c.sign(data), x.dtype, node_for(SignBackward0, x))
+    return record(SignBackward0, c.sign(data), x.dtype, x)[0]
 
 
 class ClampBackward1(Node):
@@ -237,7 +237,7 @@ def _rounding(cls: type[Node], fn: Any, x: Tensor, name: str) -> Tensor:
         if x.dtype._cat == 0:
             raise NotImplementedError(f'"{name}_vml_cpu" not implemented for \'Bool\'')
         return make(data.copy(), x.dtype, None)
-    return make(fn(data), x.dtype, node_for(cls, x))
+    return record(cls, fn(data), x.dtype, x)[0]
 
 
 def floor(x: Tensor) -> Tensor:

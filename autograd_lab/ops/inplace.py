@@ -18,7 +18,7 @@ from .._dtype import from_numpy_dtype
 from ..node import SavedTensor, edge, new_node
 from .common import STATE, Node, Tensor, sum_to
 from .indexing import _is_advanced, getitem, masked_fill
-from .record import make, needs_grad, node_for
+from .record import make, needs_grad, node_for, record
 from .views import _np_key, clone, expand, view
 
 
@@ -293,8 +293,8 @@ def _constant_fill(t: Tensor, value: Any, cls: type[Node]) -> Tensor:
     def compute(x: Tensor) -> Tensor:
         data = np.full(x._data.shape, _value(value, x), dtype=x.dtype.np)
         if isinstance(value, Tensor):
-            return make(data, x.dtype, node_for(FillBackward3, x, value))
-        return make(data, x.dtype, node_for(cls, x))
+            return record(FillBackward3, data, x.dtype, x, value)[0]
+        return record(cls, data, x.dtype, x)[0]
 
     return apply_inplace(t, compute, value)
 

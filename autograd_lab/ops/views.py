@@ -253,7 +253,7 @@ def t(x: Tensor) -> Tensor:
     nd = x._data.ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
-    return view_output(x, x._data.T, node_for(TBackward0, x), lambda a: a.T)
+    return record_view(x, TBackward0, x._data.T, lambda a: a.T)
 
 
 def T(x: Tensor) -> Tensor:  # noqa: N802
@@ -401,7 +401,7 @@ class CloneBackward0(Node):
 
 def clone(x: Tensor, *, memory_format: Any = None) -> Tensor:
     """A copy of x with memory of its own (in the graph: its gradient passes through)."""
-    return make(np.array(x._data, order="C", copy=True), x.dtype, node_for(CloneBackward0, x))
+    return record(CloneBackward0, np.array(x._data, order="C", copy=True), x.dtype, x)[0]
 
 
 def contiguous(x: Tensor, memory_format: Any = None) -> Tensor:
