@@ -9,12 +9,12 @@ arguments, finds where the graph starts (``_root_edge``), and hands over to ``_r
    is ready once every edge into it has delivered (``_Run.deliver`` sums gradients that
    arrive along several paths). Among ready nodes the most recently created runs first,
    and ``AccumulateGrad`` as soon as it is ready -- the order of PyTorch's engine.
-3. **Run one node** (``_run_node``), as named steps in this order: tensor hooks, retained
+3. **Run one node** (``_run_node``), as steps in this order: tensor hooks, retained
    gradients, capture and pruning for ``inputs=``, the listener, node pre-hooks, then
-   either accumulation into a leaf's ``.grad`` (``AccumulateGrad``, in ``node.py``) or the
+   either accumulation into a leaf's ``.grad`` (``accumulate_grad``, in ``node.py``) or the
    node's own backward (``Node.apply``: the op's formula, in ``ops``), node post-hooks,
    anomaly mode's nan check, freeing the saved tensors, and sending one gradient along
-   each edge.
+   each edge. Each step is a function below (or two lines, on the hot path).
 
 ``create_graph``: backward formulas run with grad mode on, on Tensors, so they record a
 graph of their own; otherwise grad mode is off and they run on numpy arrays.
@@ -275,13 +275,23 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
         if node._post_hooks:
             _node_post_hooks(node, (), grads)
         return
-    out = _apply(node, grads)
+    if all(g is None for g in grads):
+        out: tuple = (None,) * len(node.next_functions)
+    else:  # the node's backward: the op's formula, one gradient per edge
+        if node._n_outputs > 1:
+            grads = _materialize(node, grads)
+        out = node.apply(grads)
+        if len(out) != len(node.next_functions):
+            raise _wrong_count(node, out)
     if node._post_hooks:
         out = _node_post_hooks(node, out, grads)
     if ANOMALY.enabled and ANOMALY.check_nan:
         check_nan(node, out)
-    if not run.retain_graph:
-        _free(node, listener)
+    if not run.retain_graph:  # free the saved tensors
+        if listener is None:
+            node._release()
+        else:
+            _free(node, listener)
     for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
         if nxt is None or (needed is not None and nxt not in needed
                            and nxt not in run.target_nodes):
@@ -293,19 +303,12 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
 
 # ---- the named steps -------------------------------------------------------------------------
 
-def _apply(node: Node, grads: list) -> tuple:
-    """The node's backward: one gradient per edge (all None when no gradient arrived)."""
-    if all(g is None for g in grads):
-        return (None,) * len(node.next_functions)
-    if node._n_outputs > 1:
-        grads = _materialize(node, grads)
-    out = node.apply(grads)
-    if len(out) != len(node.next_functions):
-        raise RuntimeError(
-            f"function {node.name()} returned an incorrect number of gradients (expected "
-            f"{len(node.next_functions)}, got {len(out)})"
-        )
-    return out
+def _wrong_count(node: Node, out: tuple) -> RuntimeError:
+    """torch's error for a backward that returned a gradient too many or too few."""
+    return RuntimeError(
+        f"function {node.name()} returned an incorrect number of gradients (expected "
+        f"{len(node.next_functions)}, got {len(out)})"
+    )
 
 
 def _materialize(node: Node, grads: list) -> list:
@@ -322,11 +325,12 @@ def _materialize(node: Node, grads: list) -> list:
     return out
 
 
-def _free(node: Node, listener: Listener | None) -> None:
-    """Without ``retain_graph``: release the node's saved tensors once it has run."""
-    names = [k for k, _ in node.saved_tensors_info()] if listener is not None else None
+def _free(node: Node, listener: Listener) -> None:
+    """Without ``retain_graph``: release the node's saved tensors once it has run, and tell
+    the listener which ones."""
+    names = [k for k, _ in node.saved_tensors_info()]
     node._release()
-    if listener is not None and names:
+    if names:
         listener.on_free(node, names)
 
 
