@@ -3,9 +3,19 @@
 Write ``import autograd_lab as torch`` and PyTorch teaching code prints the same
 values, reprs, ``grad_fn`` names, errors and warnings (PyTorch 2.13, CPU).
 
-Layers, each importing only those above it in this list:
-``_dtype``/``grad_mode``/``memory`` -> ``node`` -> ``tensor`` -> ``ops`` -> ``engine``
--> ``autograd`` (then ``nn``/``optim``, and the visual tools in ``viz``).
+Layers, each importing only the layers before it (``tests/test_import_graph.py``):
+
+1. ``_dtype``, ``grad_mode``, ``anomaly_mode``, ``memory``, ``hooks`` -- the basics
+2. ``tensor`` (the data), ``node`` (graph nodes, saved tensors, ``AccumulateGrad``),
+   ``factories``
+3. ``ops`` -- ``ops.record`` makes every op's output and node; one module per family
+4. ``engine`` (backward, as named steps) and ``listener`` (its events)
+5. ``tensor_methods`` (Tensor methods and ``backward()``), ``autograd``, ``nn``, ``optim``,
+   ``random``; beside them the visual tools in ``viz`` and the course's ``teaching`` helpers
+
+Torch-fidelity shims sit at the edges, in modules named for them: ``_messages``,
+``_printing``, ``_saved_display``, ``_torch_names``, ``ops.summation``.
+``loss.backward()`` reads in three modules: ``tensor_methods`` -> ``engine`` -> ``node``.
 """
 
 from __future__ import annotations
@@ -30,7 +40,8 @@ from ._printing import get_printoptions, printoptions, set_printoptions
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .memory import max_memory_allocated, memory_allocated, reset_peak_memory_stats
 from .tensor import Size, Tensor
-from . import ops  # noqa: E402  (attaches Tensor methods)
+from . import ops  # noqa: E402
+from . import tensor_methods  # noqa: E402,F401  (installs the Tensor methods)
 from .ops import (
     abs, acos, add, allclose, amax, amin, argmax, argmin, argsort, asin, atan, bitwise_and,
     bitwise_not, bitwise_or, bitwise_xor, bmm, broadcast_to, cat, ceil, chunk, clamp, clamp_max,
@@ -44,8 +55,9 @@ from .ops import (
     stack, std, sub, sum, t, tan, tanh, tile, topk, trace, transpose, tril, triu, trunc, unbind,
     unsqueeze, var, vstack, where,
 )
+from .ops.common import result_type as _result_type
 from .ops.linalg import addmm
-from .ops.methods import _all as all, _any as any  # noqa: A004
+from .tensor_methods import _all as all, _any as any  # noqa: A004
 from .factories import (
     arange, as_tensor, device, empty, empty_like, eye, from_numpy, full, full_like, linspace,
     ones, ones_like, tensor, zeros, zeros_like,
@@ -114,5 +126,5 @@ def promote_types(a: dtype, b: dtype) -> dtype:
 
 def result_type(a: object, b: object) -> dtype:
     """The dtype an operation on ``a`` and ``b`` (tensors or numbers) gives."""
-    return _dtype.result_type(a, b)
+    return _result_type(a, b)
 

@@ -93,28 +93,3 @@ def scalar_dtype(value: object) -> dtype:
     if isinstance(value, int):
         return int64
     return _default[0]
-
-
-def result_type(*operands: object) -> dtype:
-    """torch.result_type: dim tensors > zero-dim tensors > Python scalars.
-
-    A lower-priority operand only matters when it belongs to a higher category
-    (bool < integer < floating point); then the result is its dtype (for a Python
-    float, the default dtype).
-    """
-    from .tensor import Tensor
-
-    groups: list[dtype | None] = [None, None, None]  # dim tensors, 0-dim tensors, scalars
-    for op in operands:
-        if isinstance(op, Tensor):
-            d, g = op.dtype, (0 if op._data.ndim else 1)
-        elif isinstance(op, (bool, int, float, np.number, np.bool_)):
-            d, g = scalar_dtype(op.item() if isinstance(op, (np.number, np.bool_)) else op), 2
-        else:
-            continue
-        groups[g] = d if groups[g] is None else promote(groups[g], d)
-    result = None
-    for d in groups:
-        if d is not None and (result is None or d._cat > result._cat):
-            result = d
-    return result if result is not None else get_default_dtype()

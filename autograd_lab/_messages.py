@@ -129,3 +129,16 @@ def warn_once(text: str, stacklevel: int = 2) -> None:
     if text not in _WARNED_ONCE:
         _WARNED_ONCE.add(text)
         warnings.warn(text, UserWarning, stacklevel=stacklevel + 1)
+
+
+def broadcast_error(a: tuple, b: tuple) -> RuntimeError:
+    """torch's message for shapes that do not broadcast."""
+    n = max(len(a), len(b))
+    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    for i in range(n - 1, -1, -1):
+        if pa[i] != pb[i] and pa[i] != 1 and pb[i] != 1:
+            return RuntimeError(
+                f"The size of tensor a ({pa[i]}) must match the size of tensor b ({pb[i]}) "
+                f"at non-singleton dimension {i}"
+            )
+    return RuntimeError(f"shapes {list(a)} and {list(b)} cannot be broadcast")

@@ -1,143 +1,53 @@
-"""The backward engine: runs a recorded graph in reverse.
+"""The backward engine: runs a recorded graph in reverse. Reading guide:
 
-1. Count, for every node reachable from the roots, how many edges lead into it.
-2. Start from the roots with their gradients. A node runs once every edge into
-   it has delivered its gradient (gradients arriving along several paths are
-   summed). Among ready nodes the most recently created runs first, and
-   ``AccumulateGrad`` runs as soon as it is ready -- the order of PyTorch's engine.
-3. Each node maps its output gradients to input gradients and sends one along
-   each edge; ``AccumulateGrad`` adds into ``leaf.grad``. Unless ``retain_graph``,
-   a node's saved tensors are freed right after it runs.
+``loss.backward()`` (``tensor_methods``) calls ``backward`` below, which checks its
+arguments, finds where the graph starts (``_root_edge``), and hands over to ``_run``:
 
+1. **Count** (``_dependencies``): for every node reachable from the roots, how many
+   edges lead into it.
+2. **Schedule** (``_run``, one screen): start from the roots with their gradients. A node
+   is ready once every edge into it has delivered (``_Run.deliver`` sums gradients that
+   arrive along several paths). Among ready nodes the most recently created runs first,
+   and ``AccumulateGrad`` as soon as it is ready -- the order of PyTorch's engine.
+3. **Run one node** (``_run_node``), as steps in this order: tensor hooks, retained
+   gradients, capture and pruning for ``inputs=``, the listener, node pre-hooks, then
+   either accumulation into a leaf's ``.grad`` (``accumulate_grad``, in ``node.py``) or the
+   node's own backward (``Node.apply``: the op's formula, in ``ops``), node post-hooks,
+   anomaly mode's nan check, freeing the saved tensors, and sending one gradient along
+   each edge. Each step is a function below (or two lines, on the hot path).
+
+``create_graph``: backward formulas run with grad mode on, on Tensors, so they record a
+graph of their own; otherwise grad mode is off and they run on numpy arrays.
+Anomaly mode (``anomaly_mode``): a failing node names the forward call that made it.
 It is iterative (a heap and a dict, no recursion), so a 100,000-node chain is fine.
 
-**Anomaly mode** (``torch.autograd.detect_anomaly``, module ``anomaly_mode``): a node that
-fails names the forward call that made it in a warning, and with ``check_nan`` a nan in the
-gradients a node returns is an error. When off it costs one flag test per node.
-
 **Observable.** While it runs, the engine reports every step to a ``Listener``
-registered for that call (``listen(...)`` or the ``listener=`` argument): the
-visual tools are built on these events and never re-implement backward.
+(``listener.py``): the visual tools are built on these events and never re-implement
+backward.
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
-from contextlib import contextmanager
-from sys import getrefcount
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
 from . import _messages as msg
 from .anomaly_mode import ANOMALY, check_nan, report_error
 from .grad_mode import STATE
-from .node import AccumulateGrad, Node, grad_accumulator
+from .listener import Listener, _listeners, copy, current, listen  # noqa: F401  (re-exported)
+from .node import AccumulateGrad, Node, accumulate_grad, grad_accumulator
 from .tensor import Tensor, _make, _wrap_grad
 
-
-class Listener:
-    """Receives the engine's events during one backward. Override what you need.
-
-    Gradients are passed as numpy arrays copied at the time of the event.
-    """
-
-    def on_begin(self, roots: list[tuple[Node, int]], grads: list[np.ndarray]) -> None:
-        """Backward starts at ``roots`` (node, output_nr) with these gradients."""
-
-    def on_node(self, node: Node, grad_outputs: list[np.ndarray | None]) -> None:
-        """``node`` is about to run; ``grad_outputs`` is the summed gradient of each output."""
-
-    def on_edge(self, node: Node, index: int, next_node: Node, input_nr: int,
-                grad: np.ndarray | None) -> None:
-        """``node`` sends ``grad`` along ``node.next_functions[index]`` to ``next_node``."""
-
-    def on_accumulate(self, tensor: Tensor, grad: np.ndarray, total: np.ndarray) -> None:
-        """``grad`` was added into ``tensor.grad`` (a leaf or retained non-leaf): now ``total``."""
-
-    def on_free(self, node: Node, names: list[str]) -> None:
-        """``node``'s saved tensors ``names`` were released (no ``retain_graph``)."""
-
-    def on_error(self, node: Node, error: BaseException) -> None:
-        """Running ``node`` raised ``error`` (re-raised after this call)."""
-
-    def on_end(self) -> None:
-        """Backward finished."""
-
-
-_listeners: list[Listener] = []
-
-
-@contextmanager
-def listen(listener: Listener) -> Iterator[Listener]:
-    """Report every backward run inside this block to ``listener``."""
-    _listeners.append(listener)
-    try:
-        yield listener
-    finally:
-        _listeners.remove(listener)
-
-
-def _copy(g: Any) -> np.ndarray | None:
-    """A gradient as a listener receives it: a numpy array of its own (or None)."""
-    if g is None:
-        return None
-    return np.array(g._data if isinstance(g, Tensor) else g, copy=True)
-
-
-# ---- public entry points ------------------------------------------------------------------
-
-def _as_list(x: Any) -> list:
-    """None, a Tensor, or a sequence of them, as a list."""
-    if x is None:
-        return []
-    if isinstance(x, Tensor):
-        return [x]
-    return list(x)
-
-
-def _root_edge(t: Tensor, i: int) -> tuple[Node, int]:
-    """Where backward starts for output ``t`` (a leaf starts at its AccumulateGrad)."""
-    __tracebackhide__ = True  # hidden from IPython tracebacks
-    if t.grad_fn is not None:
-        return (t.grad_fn, t._output_nr)
-    if t._rg and not t._nograd_view:
-        return (grad_accumulator(t), 0)
-    raise RuntimeError(msg.NO_GRAD_FN.format(i=i))
-
-
-def _make_grads(outputs: list[Tensor], grads: list, create_graph: bool) -> list:
-    """The gradient each root starts with (ones for a scalar), checked as torch does."""
-    __tracebackhide__ = True  # hidden from IPython tracebacks
-    out = []
-    for i, (t, g) in enumerate(zip(outputs, grads)):
-        if g is None:
-            if t._rg and t._data.size != 1:
-                raise RuntimeError(msg.IMPLICIT_NON_SCALAR)
-            g = np.ones(t._data.shape, dtype=t.dtype.np)
-            out.append(_make(g, t.dtype, None) if create_graph else g)
-            continue
-        if g._data.shape != t._data.shape:
-            raise RuntimeError(msg.shape_mismatch(i, g._data.shape, t._data.shape))
-        if g.dtype is not t.dtype:  # torch casts the gradient to the output's dtype
-            g = g.to(t.dtype)
-        out.append(g if create_graph else g._data)
-    return out
-
-
-def _check_grad_types(grads: list) -> None:
-    """torch's error for a ``grad_tensors`` entry that is neither a Tensor nor None."""
-    for g in grads:
-        if g is not None and not isinstance(g, Tensor):
-            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+# ---- entry points -----------------------------------------------------------------------------
 
 
 def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None = None,
              create_graph: bool = False, grad_variables: Any = None, inputs: Any = None,
              listener: Listener | None = None) -> None:
     """Accumulate gradients of ``tensors`` into the ``.grad`` of the leaves (or of ``inputs``)."""
-    __tracebackhide__ = True  # hidden from IPython tracebacks
     outs = _as_list(tensors)
     grads = _as_list(grad_tensors if grad_tensors is not None else grad_variables)
     _check_grad_types(grads)
@@ -161,7 +71,7 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
                     listener=listener)
     for t, g in zip(targets or (), captured):
         if t.grad_fn is not None and g is not None:  # a non-leaf named in ``inputs``
-            _accumulate(t, g, create_graph, None)
+            accumulate_grad(t, g, create_graph)
 
 
 def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,
@@ -169,7 +79,6 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
          is_grads_batched: bool = False, materialize_grads: bool = False,
          listener: Listener | None = None) -> tuple:
     """Return d(outputs)/d(inputs) without touching any ``.grad``."""
-    __tracebackhide__ = True  # hidden from IPython tracebacks
     outs = _as_list(outputs)
     ins = _as_list(inputs)
     grads = _as_list(grad_outputs) or [None] * len(outs)
@@ -197,16 +106,55 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
             else:
                 result.append(None)
                 continue
-        result.append(g if isinstance(g, Tensor) else _grad_tensor(g, t))
+        result.append(g if isinstance(g, Tensor) else
+                      _make(np.array(g, dtype=t.dtype.np, copy=True), t.dtype, None))
     return tuple(result)
 
 
-def _grad_tensor(g: Any, like: Tensor) -> Tensor:
-    """A gradient array as a new Tensor with ``like``'s dtype."""
-    return _make(np.array(g, dtype=like.dtype.np, copy=True), like.dtype, None)
+def _as_list(x: Any) -> list:
+    """None, a Tensor, or a sequence of them, as a list."""
+    if x is None:
+        return []
+    if isinstance(x, Tensor):
+        return [x]
+    return list(x)
 
 
-# ---- the run ---------------------------------------------------------------------------------
+def _check_grad_types(grads: list) -> None:
+    """torch's error for a ``grad_tensors`` entry that is neither a Tensor nor None."""
+    for g in grads:
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+
+
+def _root_edge(t: Tensor, i: int) -> tuple[Node, int]:
+    """Where backward starts for output ``t`` (a leaf starts at its AccumulateGrad)."""
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    if t._rg and not t._nograd_view:
+        return (grad_accumulator(t), 0)
+    raise RuntimeError(msg.NO_GRAD_FN.format(i=i))
+
+
+def _make_grads(outputs: list[Tensor], grads: list, create_graph: bool) -> list:
+    """The gradient each root starts with (ones for a scalar), checked as torch does."""
+    out = []
+    for i, (t, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if t._rg and t._data.size != 1:
+                raise RuntimeError(msg.IMPLICIT_NON_SCALAR)
+            g = np.ones(t._data.shape, dtype=t.dtype.np)
+            out.append(_make(g, t.dtype, None) if create_graph else g)
+            continue
+        if g._data.shape != t._data.shape:
+            raise RuntimeError(msg.shape_mismatch(i, g._data.shape, t._data.shape))
+        if g.dtype is not t.dtype:  # torch casts the gradient to the output's dtype
+            g = g.to(t.dtype)
+        out.append(g if create_graph else g._data)
+    return out
+
+
+# ---- the run: count, schedule, run each node -------------------------------------------------
 
 def _dependencies(roots: list[tuple[Node, int]]) -> dict[Node, int]:
     """Number of edges into each node reachable from the roots."""
@@ -223,36 +171,6 @@ def _dependencies(roots: list[tuple[Node, int]]) -> dict[Node, int]:
                 seen.add(nxt)
                 stack.append(nxt)
     return deps
-
-
-def _target_edge(t: Tensor) -> tuple[Node | None, int]:
-    """Where an ``inputs`` tensor's gradient arrives (None: a leaf never used in a graph)."""
-    if t.grad_fn is not None:
-        return (t.grad_fn, t._output_nr)
-    acc = t._acc() if t._acc is not None else None
-    return (acc, 0)
-
-
-def _needed(roots: list[tuple[Node, int]], deps: dict[Node, int], targets: set[Node]) -> set[Node]:
-    """Nodes worth running: those with an edge into a target or into another such node."""
-    indeg = dict(deps)
-    ready = list({n for n, _ in roots if indeg.get(n, 0) == 0})
-    order: list[Node] = []
-    while ready:  # Kahn's topological order, then decide in reverse
-        node = ready.pop()
-        order.append(node)
-        for nxt, _ in node.next_functions:
-            if nxt is not None:
-                indeg[nxt] -= 1
-                if indeg[nxt] == 0:
-                    ready.append(nxt)
-    needed: set[Node] = set()
-    for node in reversed(order):
-        for nxt, _ in node.next_functions:
-            if nxt is not None and (nxt in needed or nxt in targets):
-                needed.add(node)
-                break
-    return needed
 
 
 class _Run:
@@ -287,32 +205,28 @@ class _Run:
         if left == 0:
             heapq.heappush(self.heap, (-node._seq, next(self.tie), node))
 
+    def start(self, node: Node, nr: int, g: Any) -> None:
+        """A root's gradient: queued at once unless edges also lead into the root."""
+        buf = self.buffers.get(node)
+        if buf is None:
+            buf = self.buffers[node] = [None] * node._n_outputs
+            if self.deps.get(node, 0) == 0:
+                heapq.heappush(self.heap, (-node._seq, next(self.tie), node))
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+
 
 def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
          create_graph: bool, targets: list[Tensor] | None, accumulate: bool,
          listener: Listener | None = None) -> list:
     """Run the graph backward from ``roots``; the gradients of ``targets`` that arrived."""
-    __tracebackhide__ = True  # hidden from IPython tracebacks
-    if listener is None and _listeners:
-        listener = _listeners[-1]
+    listener = current(listener)
     run = _Run(_dependencies(roots), retain_graph, create_graph, accumulate, listener)
     if targets is not None:
-        for i, t in enumerate(targets):
-            e = _target_edge(t)
-            if e[0] is not None:
-                run.capture.setdefault(e, []).append(i)
-        run.target_nodes = {n for n, _ in run.capture}
-        run.needed = _needed(roots, run.deps, run.target_nodes)
-        run.captured = [None] * len(targets)
+        _prune(run, roots, targets)
     for (node, nr), g in zip(roots, root_grads):
-        buf = run.buffers.get(node)
-        if buf is None:
-            buf = run.buffers[node] = [None] * node._n_outputs
-            if run.deps.get(node, 0) == 0:
-                heapq.heappush(run.heap, (-node._seq, next(run.tie), node))
-        buf[nr] = g if buf[nr] is None else buf[nr] + g
+        run.start(node, nr, g)
     if listener is not None:
-        listener.on_begin(list(roots), [_copy(g) for g in root_grads])
+        listener.on_begin(list(roots), [copy(g) for g in root_grads])
 
     prev_mode, prev_parent = STATE.enabled, ANOMALY.parent
     STATE.enabled = create_graph  # backward formulas record a graph only under create_graph
@@ -326,7 +240,7 @@ def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
                 _run_node(node, buffers.pop(node), run)
             except BaseException as e:
                 if ANOMALY.enabled:
-                    report_error(node)
+                    report_error(node)  # where the failing node's forward call was
                 if listener is not None:
                     listener.on_error(node, e)
                 raise
@@ -338,58 +252,161 @@ def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
 
 
 def _run_node(node: Node, grads: list, run: _Run) -> None:
-    """Run one ready node: hooks, its backward, then its gradients along its edges."""
-    __tracebackhide__ = True  # hidden from IPython tracebacks
+    """Run one ready node: the steps of the reading guide, in order."""
     listener, needed = run.listener, run.needed
-    if node._tensor_pre_hooks:
+    if node._tensor_pre_hooks:  # hooks of the tensors this node made (Tensor.register_hook)
         grads = _tensor_hooks(node, grads)
-    if node._retained:
+    if node._retained:  # outputs that asked for retain_grad()
         _retain(node, grads, run.create_graph, listener)
-    if run.capture:
-        for nr, g in enumerate(grads):
-            for i in run.capture.get((node, nr), ()):
-                run.captured[i] = g
+    if run.capture:  # grad() / backward(inputs=): keep the gradients of the targets
+        _capture(node, grads, run)
     is_acc = type(node) is AccumulateGrad
     if needed is not None and node not in needed and not (run.accumulate and is_acc):
         return  # a target reached: its gradient was captured, nothing beyond it is wanted
     if listener is not None:
-        listener.on_node(node, [_copy(g) for g in grads])
+        listener.on_node(node, [copy(g) for g in grads])
     if node._pre_hooks:
         grads = _node_pre_hooks(node, grads)
     if is_acc:
         if run.accumulate and grads[0] is not None:
-            _accumulate(node.variable, grads[0], run.create_graph, listener)
+            added = accumulate_grad(node.variable, grads[0], run.create_graph)
+            if listener is not None:
+                listener.on_accumulate(node.variable, copy(added), copy(node.variable._grad))
         if node._post_hooks:
             _node_post_hooks(node, (), grads)
         return
     if all(g is None for g in grads):
         out: tuple = (None,) * len(node.next_functions)
-    else:
+    else:  # the node's backward: the op's formula, one gradient per edge
         if node._n_outputs > 1:
             grads = _materialize(node, grads)
         out = node.apply(grads)
         if len(out) != len(node.next_functions):
-            raise RuntimeError(
-                f"function {node.name()} returned an incorrect number of gradients (expected "
-                f"{len(node.next_functions)}, got {len(out)})"
-            )
+            raise _wrong_count(node, out)
     if node._post_hooks:
         out = _node_post_hooks(node, out, grads)
     if ANOMALY.enabled and ANOMALY.check_nan:
         check_nan(node, out)
-    if not run.retain_graph:
-        names = [k for k, _ in node.saved_tensors_info()] if listener is not None else None
-        node._release()
-        if listener is not None and names:
-            listener.on_free(node, names)
+    if not run.retain_graph:  # free the saved tensors
+        if listener is None:
+            node._release()
+        else:
+            _free(node, listener)
     for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
         if nxt is None or (needed is not None and nxt not in needed
                            and nxt not in run.target_nodes):
             continue
         if listener is not None:
-            listener.on_edge(node, i, nxt, nr, _copy(g))
+            listener.on_edge(node, i, nxt, nr, copy(g))
         run.deliver(nxt, nr, g)
 
+
+# ---- the named steps -------------------------------------------------------------------------
+
+def _wrong_count(node: Node, out: tuple) -> RuntimeError:
+    """torch's error for a backward that returned a gradient too many or too few."""
+    return RuntimeError(
+        f"function {node.name()} returned an incorrect number of gradients (expected "
+        f"{len(node.next_functions)}, got {len(out)})"
+    )
+
+
+def _materialize(node: Node, grads: list) -> list:
+    """Multi-output nodes get zeros for outputs that received no gradient."""
+    metas = getattr(node, "output_meta", None)
+    if metas is None:
+        return grads
+    out = []
+    for g, (shape, dt) in zip(grads, metas):
+        if g is None:
+            z = np.zeros(shape, dtype=dt.np)
+            g = _make(z, dt, None) if STATE.enabled else z
+        out.append(g)
+    return out
+
+
+def _free(node: Node, listener: Listener) -> None:
+    """Without ``retain_graph``: release the node's saved tensors once it has run, and tell
+    the listener which ones."""
+    names = [k for k, _ in node.saved_tensors_info()]
+    node._release()
+    if names:
+        listener.on_free(node, names)
+
+
+def _retain(node: Node, grads: list, create_graph: bool, listener: Listener | None) -> None:
+    """Store the gradients of outputs that asked for ``retain_grad()``."""
+    for nr, ref in node._retained.items():
+        t = ref()
+        if t is None or grads[nr] is None:
+            continue
+        g = grads[nr]
+        if isinstance(g, Tensor):
+            g = g if create_graph else g.detach()
+            if t._grad is None:
+                t._grad = g if create_graph else _make(np.array(g._data, copy=True), t.dtype, None)
+            else:
+                t._grad = t._grad + g
+        else:
+            if t._grad is None:
+                t._grad = _make(np.array(g, dtype=t.dtype.np, copy=True), t.dtype, None)
+            else:
+                t._grad = _make(t._grad._data + g, t.dtype, None)
+        if listener is not None:
+            listener.on_accumulate(t, copy(g), copy(t._grad))
+
+
+# ``inputs=`` pruning: only nodes on a path to a target run; the targets' gradients are kept.
+
+def _prune(run: _Run, roots: list[tuple[Node, int]], targets: list[Tensor]) -> None:
+    """Set up the capture of the targets' gradients and the set of nodes worth running."""
+    for i, t in enumerate(targets):
+        e = _target_edge(t)
+        if e[0] is not None:
+            run.capture.setdefault(e, []).append(i)
+    run.target_nodes = {n for n, _ in run.capture}
+    run.needed = _needed(roots, run.deps, run.target_nodes)
+    run.captured = [None] * len(targets)
+
+
+def _target_edge(t: Tensor) -> tuple[Node | None, int]:
+    """Where an ``inputs`` tensor's gradient arrives (None: a leaf never used in a graph)."""
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    acc = t._acc() if t._acc is not None else None
+    return (acc, 0)
+
+
+def _needed(roots: list[tuple[Node, int]], deps: dict[Node, int], targets: set[Node]) -> set[Node]:
+    """Nodes worth running: those with an edge into a target or into another such node."""
+    indeg = dict(deps)
+    ready = list({n for n, _ in roots if indeg.get(n, 0) == 0})
+    order: list[Node] = []
+    while ready:  # Kahn's topological order, then decide in reverse
+        node = ready.pop()
+        order.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                indeg[nxt] -= 1
+                if indeg[nxt] == 0:
+                    ready.append(nxt)
+    needed: set[Node] = set()
+    for node in reversed(order):
+        for nxt, _ in node.next_functions:
+            if nxt is not None and (nxt in needed or nxt in targets):
+                needed.add(node)
+                break
+    return needed
+
+
+def _capture(node: Node, grads: list, run: _Run) -> None:
+    """Keep the gradient of each target tensor that is an output of ``node``."""
+    for nr, g in enumerate(grads):
+        for i in run.capture.get((node, nr), ()):
+            run.captured[i] = g
+
+
+# Hooks see gradients as Tensors; the engine carries arrays unless ``create_graph``.
 
 def _as_tensor(g: Any) -> Tensor | None:
     """A gradient as hooks see it: a Tensor (or None)."""
@@ -407,7 +424,6 @@ def _unwrap(g: Any, create_graph: bool) -> Any:
 
 def _tensor_hooks(node: Node, grads: list) -> list:
     """Run the ``Tensor.register_hook`` hooks of the node's outputs; a return replaces g."""
-    __tracebackhide__ = True  # hidden from IPython tracebacks
     grads = list(grads)
     for nr, hooks in node._tensor_pre_hooks.items():
         if grads[nr] is None:
@@ -445,81 +461,3 @@ def _node_post_hooks(node: Node, out: tuple, grads: list) -> tuple:
         if r is not None:
             gi = tuple(r)
     return tuple(_unwrap(g, STATE.enabled) for g in gi)
-
-
-def _materialize(node: Node, grads: list) -> list:
-    """Multi-output nodes get zeros for outputs that received no gradient."""
-    metas = getattr(node, "output_meta", None)
-    if metas is None:
-        return grads
-    out = []
-    for g, (shape, dt) in zip(grads, metas):
-        if g is None:
-            z = np.zeros(shape, dtype=dt.np)
-            g = _make(z, dt, None) if STATE.enabled else z
-        out.append(g)
-    return out
-
-
-# References to a gradient array that only the engine holds, as seen from _accumulate:
-# the input buffer, the argument, and getrefcount's own.
-_ONLY_OURS = 3
-
-
-def _accumulate(var: Tensor, g: Any, create_graph: bool, listener: Listener | None) -> None:
-    """``var.grad += g`` as AccumulateGrad does (a fresh tensor the first time)."""
-    __tracebackhide__ = True  # hidden from IPython tracebacks
-    if isinstance(g, Tensor):
-        if g.dtype is not var.dtype:
-            g = g.to(var.dtype)
-        if var._grad is None:
-            new = g if create_graph else g.detach()
-            if create_graph and g._rg:  # torch copies it: empty_like(g).copy_(g), CopyBackwards
-                from .ops.inplace import copy_
-
-                new = copy_(_make(np.empty_like(g._data), var.dtype, None), g)
-            elif not create_graph and (g._data.base is not None or not g._data.flags.writeable):
-                new = _make(np.array(g._data, copy=True), var.dtype, None)
-            var._grad = new
-        elif create_graph:
-            var._grad = var._grad + g
-        else:
-            var._grad._data += g._data
-            var._grad._vc[0] += 1
-    else:
-        if var._grad is None:
-            if not (type(g) is np.ndarray and g.base is None and g.dtype == var.dtype.np
-                    and g.flags.writeable and getrefcount(g) <= _ONLY_OURS):
-                g = np.array(g, dtype=var.dtype.np, copy=True)
-            # else nothing else holds this fresh buffer: keep it, as torch's AccumulateGrad does
-            var._grad = _make(g, var.dtype, None)
-        elif create_graph or var._grad._rg:
-            var._grad = var._grad + _wrap_grad(g)
-        else:
-            var._grad._data += g
-            var._grad._vc[0] += 1
-    if listener is not None:
-        listener.on_accumulate(var, _copy(g), _copy(var._grad))
-
-
-def _retain(node: Node, grads: list, create_graph: bool, listener: Listener | None) -> None:
-    """Store the gradients of outputs that asked for ``retain_grad()``."""
-    for nr, ref in node._retained.items():
-        t = ref()
-        if t is None or grads[nr] is None:
-            continue
-        g = grads[nr]
-        if isinstance(g, Tensor):
-            g = g if create_graph else g.detach()
-            if t._grad is None:
-                t._grad = g if create_graph else _make(np.array(g._data, copy=True), t.dtype, None)
-            else:
-                t._grad = t._grad + g
-        else:
-            if t._grad is None:
-                t._grad = _make(np.array(g, dtype=t.dtype.np, copy=True), t.dtype, None)
-            else:
-                t._grad = _make(t._grad._data + g, t.dtype, None)
-        if listener is not None:
-            listener.on_accumulate(t, _copy(g), _copy(t._grad))
-

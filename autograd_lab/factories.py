@@ -10,38 +10,7 @@ import numpy as np
 from . import _dtype as D
 from . import _messages as msg
 from ._dtype import dtype, from_numpy_dtype, get_default_dtype
-from .tensor import Tensor, _make
-
-
-class device:  # noqa: N801
-    """``torch.device``; only the CPU exists here."""
-
-    def __init__(self, type: str = "cpu", index: int | None = None) -> None:  # noqa: A002
-        if isinstance(type, device):
-            type = type.type  # noqa: A001
-        kind = str(type).split(":")[0]
-        if kind == "cuda":
-            raise AssertionError("Torch not compiled with CUDA enabled")
-        if kind != "cpu":
-            raise RuntimeError(
-                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
-                "fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type "
-                f"at start of device string: {type}"
-                if kind not in ("mps", "meta") else "autograd_lab runs on the CPU only"
-            )
-        self.type, self.index = "cpu", index
-
-    def __repr__(self) -> str:
-        return "device(type='cpu')"
-
-    def __str__(self) -> str:
-        return "cpu"
-
-    def __eq__(self, other: object) -> bool:
-        return str(other) == "cpu" or isinstance(other, device)
-
-    def __hash__(self) -> int:
-        return hash("cpu")
+from .tensor import Tensor, _make, device
 
 
 def _check_device(dev: Any) -> None:

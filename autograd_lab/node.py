@@ -8,24 +8,32 @@ Saved values are version-checked: a node remembers the version of every tensor
 it saved, and refuses to run if one was modified in place since then. After a
 backward without ``retain_graph`` the saved tensors are freed.
 
+``AccumulateGrad`` is the sink of a leaf: it owns adding a gradient into ``.grad``.
+
 Backward formulas are written once and run on numpy arrays (plain backward) or on
 Tensors (``create_graph=True``): operators work on both, and the helpers in
 ``ops.common`` dispatch on the type. Grad mode tells a node which one to use.
+
+Layer: imports ``tensor`` and the modules below it, never ops or the engine (under
+``create_graph`` it adds gradients with Tensor methods, which need no import).
 """
 
 from __future__ import annotations
 
 import itertools
 import weakref
-from typing import TYPE_CHECKING, Any, Callable
+from sys import getrefcount
+from typing import Any, Callable
+
+import numpy as np
 
 from . import _messages as msg
-from ._dtype import float64
+from ._saved_display import wrapped_number
+from ._torch_names import as_torch_node_class
 from .anomaly_mode import ANOMALY, record_forward_trace
 from .grad_mode import STATE
-
-if TYPE_CHECKING:
-    from .tensor import Tensor
+from .hooks import RemovableHandle
+from .tensor import Tensor, _make, _wrap_grad
 
 _seq = itertools.count()
 FREED = type("Freed", (), {"__repr__": lambda self: "<freed>"})()  # a released saved value
@@ -77,7 +85,6 @@ class SavedTensor:
 
     def unpack(self, node: Node, as_tensor: bool) -> Any:
         """The saved value (array or Tensor); raises torch's error if it was modified."""
-        __tracebackhide__ = True  # hidden from IPython tracebacks
         if self.packed is not None:
             t = self.unpack_hook(self.packed)
             return t if as_tensor else t._data
@@ -87,15 +94,12 @@ class SavedTensor:
             return self.tensor if as_tensor else self.tensor._data
         if not as_tensor:
             return self.data
-        from .tensor import _make
-
         out = _make(self.data, self.dtype, self.producer, self.storage, self.vc)
         out._output_nr = self.output_nr
         return out
 
     def _raise_modified(self) -> None:
         """torch's error for a saved tensor changed in place since it was saved."""
-        __tracebackhide__ = True  # hidden from IPython tracebacks
         if self.tensor is not None:
             t = self.tensor
             fn = t.grad_fn
@@ -142,11 +146,8 @@ class Node:
     _n_outputs = 1
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        # ``type(y.grad_fn)`` prints ``<class 'MulBackward0'>`` as in torch (custom Functions:
-        # ``<class 'torch.autograd.function.MyFnBackward'>``)
         super().__init_subclass__(**kwargs)
-        custom = cls.__module__.endswith("autograd.function")
-        cls.__module__ = "torch.autograd.function" if custom else "builtins"
+        as_torch_node_class(cls)  # ``type(y.grad_fn)`` prints ``<class 'MulBackward0'>``
 
     def name(self) -> str:
         """torch's name of the node: ``MulBackward0``."""
@@ -177,7 +178,6 @@ class Node:
 
     def saved(self, name: str) -> Any:
         """Unpack one saved value: an array in plain backward, a Tensor under create_graph."""
-        __tracebackhide__ = True  # hidden from IPython tracebacks
         v = self._saved[name]
         if type(v) is SavedTensor:
             return v.unpack(self, STATE.enabled)
@@ -210,7 +210,7 @@ class Node:
             if v is FREED:
                 raise RuntimeError(msg.BACKWARD_TWICE)
             if v is not None and name[7:] in type(self).wrapped_saved:
-                return _wrapped_number(v)
+                return wrapped_number(v)
             return v
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
@@ -241,15 +241,12 @@ class Node:
 
     def apply(self, grads: list) -> tuple:
         """Gradients for ``next_functions`` from the gradients of this node's outputs."""
-        __tracebackhide__ = True  # hidden from IPython tracebacks
         out = self.backward(*grads)
         return out if type(out) is tuple else (out,)
 
     def __call__(self, *grads: Tensor) -> Any:
         """Run this node's backward, as ``grad_fn(grad)`` does in torch: in the current grad
         mode, so results record a graph when saved values or ``grads`` require grad."""
-        from .tensor import Tensor, _wrap_grad
-
         as_tensor = STATE.enabled
         out = self.apply([g if as_tensor else g._data for g in grads])
         res = tuple(None if g is None else g if isinstance(g, Tensor) else _wrap_grad(g)
@@ -257,8 +254,14 @@ class Node:
         return res if len(res) != 1 else res[0]
 
 
+# References to a gradient array that only the engine holds, as ``accumulate_grad`` sees them:
+# the engine's input buffer, the argument, and getrefcount's own.
+_ONLY_OURS = 3
+
+
 class AccumulateGrad(Node):
-    """The sink of a leaf: adds the incoming gradient into ``variable.grad``."""
+    """The sink of a leaf: adds the incoming gradient into ``variable.grad``
+    (``accumulate_grad``, below)."""
 
     __slots__ = ()
 
@@ -269,7 +272,7 @@ class AccumulateGrad(Node):
         self.variable = variable
 
     def backward(self, grad: Any) -> tuple:
-        return ()  # the engine adds the gradient into the leaf itself
+        return ()  # the engine calls ``accumulate_grad`` instead
 
     def name(self) -> str:
         """torch's name of the leaf sink."""
@@ -277,13 +280,50 @@ class AccumulateGrad(Node):
 
     def __call__(self, *grads: Tensor) -> tuple:
         """``acc(grad)`` adds ``grad`` into the leaf's ``.grad`` and returns ``()``."""
-        from .engine import _accumulate
-
-        _accumulate(self.variable, grads[0], STATE.enabled and grads[0].requires_grad, None)
+        accumulate_grad(self.variable, grads[0], STATE.enabled and grads[0].requires_grad)
         return ()
 
     def _sequence_nr(self) -> int:
         return 2**64 - 1
+
+
+def accumulate_grad(var: Tensor, g: Any, create_graph: bool) -> Any:
+    """``var.grad += g``: what an ``AccumulateGrad`` node does with its gradient. Returns
+    ``g`` as it was added (in ``var``'s dtype).
+
+    The first gradient becomes ``.grad`` itself when nothing else holds it (else a
+    copy); later ones are added in place -- or out of place under ``create_graph``, so
+    the sum records a graph. ``g`` is a Tensor under ``create_graph`` (or when a hook
+    returned one), else a numpy array.
+    """
+    if isinstance(g, Tensor):
+        if g.dtype is not var.dtype:
+            g = g.to(var.dtype)
+        if var._grad is None:
+            new = g if create_graph else g.detach()
+            if create_graph and g._rg:  # torch copies it: empty_like(g).copy_(g), CopyBackwards
+                new = _make(np.empty_like(g._data), var.dtype, None).copy_(g)
+            elif not create_graph and (g._data.base is not None
+                                       or not g._data.flags.writeable):
+                new = _make(np.array(g._data, copy=True), var.dtype, None)
+            var._grad = new
+        elif create_graph:
+            var._grad = var._grad + g
+        else:
+            var._grad._data += g._data
+            var._grad._vc[0] += 1
+    elif var._grad is None:
+        if not (type(g) is np.ndarray and g.base is None and g.dtype == var.dtype.np
+                and g.flags.writeable and getrefcount(g) <= _ONLY_OURS):
+            g = np.array(g, dtype=var.dtype.np, copy=True)
+        # else nothing else holds this fresh buffer: keep it, as torch's AccumulateGrad does
+        var._grad = _make(g, var.dtype, None)
+    elif create_graph or var._grad._rg:
+        var._grad = var._grad + _wrap_grad(g)
+    else:
+        var._grad._data += g
+        var._grad._vc[0] += 1
+    return g
 
 
 def grad_accumulator(t: Tensor) -> AccumulateGrad:
@@ -301,29 +341,8 @@ def grad_accumulator(t: Tensor) -> AccumulateGrad:
     return acc
 
 
-def _wrapped_number(v: Any) -> Any:
-    """A Python number saved in a tensor slot, read back as torch shows it: a 0-d tensor."""
-    from .factories import tensor  # factories builds on tensor, which builds on this module
-
-    return tensor(v, dtype=None) if not isinstance(v, float) else tensor(v, dtype=float64)
-
-
-class RemovableHandle:
-    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
-
-    __slots__ = ("_list", "_fn")
-
-    def __init__(self, hooks: list, fn: Callable) -> None:
-        self._list, self._fn = hooks, fn
-
-    def remove(self) -> None:
-        """Unregister the hook (once; later calls do nothing)."""
-        if self._fn in self._list:
-            self._list.remove(self._fn)
-
-
 def new_node(cls: type[Node], next_functions: tuple) -> Node:
-    """A node of ``cls`` with these edges (``ops.common.node_for`` inlines the same steps)."""
+    """A node of ``cls`` with these edges (``ops.record.node_for`` inlines the same steps)."""
     node = cls.__new__(cls)
     node.next_functions = next_functions
     node._saved = {}

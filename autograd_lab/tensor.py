@@ -4,7 +4,9 @@ Autograd state: ``requires_grad``, ``grad``, ``grad_fn`` (the node that made it,
 None for a leaf), ``_version`` (bumped by every in-place change, shared with
 views) and the storage it lives in (for memory accounting).
 
-Operations live in ``autograd_lab.ops``; the methods here only forward to them.
+This module holds the data structure and the methods that need nothing above it. The
+operations (``x.exp()``, ``x + y`` ...) and ``backward()`` live in the layers above
+(``ops``, ``engine``); ``tensor_methods`` installs them on the class as methods.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from . import _dtype
 from . import _messages as msg
 from ._dtype import dtype, float32, from_numpy_dtype
+from ._printing import tensor_repr
+from .hooks import RemovableHandle
 from .memory import Storage
-from .node import RemovableHandle, grad_accumulator
 
 np.seterr(all="ignore")  # torch computes inf/nan silently; numpy would warn on each
 
@@ -145,22 +149,19 @@ class Tensor:
         """``hook(grad)`` runs when this tensor's gradient is computed; a return replaces it."""
         if not self._rg:
             raise RuntimeError(msg.HOOK_NO_GRAD)
-        fn = self.grad_fn if self.grad_fn is not None else grad_accumulator(self)
-        if fn._tensor_pre_hooks is None:
-            fn._tensor_pre_hooks = {}
-        if self.grad_fn is None:  # the leaf keeps its hooks: its AccumulateGrad may be remade
-            self.__dict__["_leaf_hooks"] = fn._tensor_pre_hooks
-        hooks = fn._tensor_pre_hooks.setdefault(self._output_nr, [])
+        fn = self.grad_fn
+        if fn is None:  # a leaf keeps its hooks; its AccumulateGrad (made later, or remade)
+            table = self.__dict__.setdefault("_leaf_hooks", {})  # runs them from the same dict
+            acc = self._acc() if self._acc is not None else None
+            if acc is not None:
+                acc._tensor_pre_hooks = table
+        else:
+            if fn._tensor_pre_hooks is None:
+                fn._tensor_pre_hooks = {}
+            table = fn._tensor_pre_hooks
+        hooks = table.setdefault(self._output_nr, [])
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
-
-    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
-                 create_graph: bool = False, inputs: Any = None) -> None:
-        """Accumulate d(self)/d(leaf) into every leaf's ``.grad``."""
-        __tracebackhide__ = True  # hidden from IPython tracebacks
-        from .engine import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     @property
     def _version(self) -> int:
@@ -189,8 +190,6 @@ class Tensor:
     @property
     def device(self) -> Any:
         """``device(type='cpu')``."""
-        from .factories import device  # factories builds on this module
-
         return device("cpu")
 
     @property
@@ -331,8 +330,6 @@ class Tensor:
         return object.__format__(self, spec)
 
     def __repr__(self, *, tensor_contents: Any = None) -> str:
-        from ._printing import tensor_repr
-
         fn = self.grad_fn
         return tensor_repr(
             self._data, self.dtype.name, requires_grad=self._rg,
@@ -395,6 +392,37 @@ class Tensor:
         raise AssertionError("Torch not compiled with CUDA enabled")
 
 
+class device:  # noqa: N801
+    """``torch.device``; only the CPU exists here."""
+
+    def __init__(self, type: str = "cpu", index: int | None = None) -> None:  # noqa: A002
+        if isinstance(type, device):
+            type = type.type  # noqa: A001
+        kind = str(type).split(":")[0]
+        if kind == "cuda":
+            raise AssertionError("Torch not compiled with CUDA enabled")
+        if kind != "cpu":
+            raise RuntimeError(
+                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
+                "fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type "
+                f"at start of device string: {type}"
+                if kind not in ("mps", "meta") else "autograd_lab runs on the CPU only"
+            )
+        self.type, self.index = "cpu", index
+
+    def __repr__(self) -> str:
+        return "device(type='cpu')"
+
+    def __str__(self) -> str:
+        return "cpu"
+
+    def __eq__(self, other: object) -> bool:
+        return str(other) == "cpu" or isinstance(other, device)
+
+    def __hash__(self) -> int:
+        return hash("cpu")
+
+
 def _dim(d: int, ndim: int) -> int:
     """``d`` as a non-negative dim, with torch's range error."""
     n = max(ndim, 1)
@@ -420,7 +448,7 @@ def _init(t: Tensor, arr: np.ndarray, dt: dtype, storage: Storage | None = None,
 
 def _make(data: np.ndarray, dt: dtype, grad_fn: Any, storage: Storage | None = None,
           vc: Storage | None = None) -> Tensor:
-    """A new Tensor around ``data`` (ops.common.make inlines this for the op hot path)."""
+    """A new Tensor around ``data`` (ops.record.make inlines this for the op hot path)."""
     t = Tensor.__new__(Tensor)
     _init(t, data, dt, storage, vc, grad_fn)
     return t
@@ -444,8 +472,6 @@ def typename(obj: Any) -> str:
 
 def _rebuild(data: np.ndarray, dtype_name: str, rg: bool) -> Tensor:
     """Unpickle a tensor."""
-    from . import _dtype
-
     t = _make(data, getattr(_dtype, dtype_name if dtype_name != "bool" else "bool_"), None)
     t._rg = rg
     return t
@@ -454,4 +480,4 @@ def _rebuild(data: np.ndarray, dtype_name: str, rg: bool) -> Tensor:
 # ``type(t)`` prints ``<class 'torch.Tensor'>`` (and ``torch.Size``), as with torch
 Tensor.__module__ = Size.__module__ = "torch"
 
-__all__ = ["Size", "Tensor", "typename"]
+__all__ = ["Size", "Tensor", "device", "typename"]

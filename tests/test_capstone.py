@@ -76,8 +76,8 @@ def test_reference_engine_passes_every_check(capsys):
     assert _run_all_checks(ns) == [True, True, True]
     out = capsys.readouterr().out
     for piece in PIECES:
-        assert f"✅ {piece}: correct!" in out
-    assert "❌" not in out and "⏳" not in out
+        assert f"✓ {piece}: correct" in out
+    assert "✗" not in out and "… " not in out
 
 
 def _small(a, b):
@@ -94,7 +94,7 @@ def test_reference_exercises_pass(capsys):
     for name in ("Sigmoid", "engine_order"):
         exec(compile(_exercise(name), "<exercise>", "exec"), ns)  # noqa: S102
     out = capsys.readouterr().out
-    assert out.count("✅ engine_order: correct!") == 2 and "✅ Sigmoid.backward: correct!" in out
+    assert out.count("✓ engine_order: correct") == 2 and "✓ Sigmoid.backward: correct" in out
 
 
 def test_reference_engine_matches_autograd_lab():
@@ -130,13 +130,13 @@ def test_student_stubs_report_not_implemented(capsys):
     assert _run_all_checks(ns) == [False, False, False]
     out = capsys.readouterr().out
     for piece in PIECES:
-        assert f"⏳ {piece}: not implemented yet" in out, piece
-    assert "⏳ Mul.backward: not implemented yet: write Mul.backward -- return (gradient for a," in out
-    assert "❌" not in out and "✅" not in out and "Traceback" not in out
+        assert f"… {piece}: waiting for your answer: not implemented yet" in out, piece
+    assert "… Mul.backward: waiting for your answer: not implemented yet: write Mul.backward -- return (gradient for a," in out
+    assert "✗" not in out and "✓" not in out and "Traceback" not in out
 
 
 def test_student_check_cells_run_without_raising(capsys):
-    """Run All in the student copy: every check cell up to §5 and the exercises answer ⏳."""
+    """Run All in the student copy: every check cell up to §5 and the exercises answer …."""
     import autograd_lab as torch
 
     ns: dict = {"__name__": "capstone", "torch": torch, "nb16": nb16}
@@ -146,9 +146,9 @@ def test_student_check_cells_run_without_raising(capsys):
             ns["small"] = _small
             exec(compile(src, "<student cell>", "exec"), ns)  # noqa: S102
     out = capsys.readouterr().out
-    assert "⏳ Sigmoid.backward: not implemented yet" in out
-    assert out.count("⏳ engine_order: not implemented yet") == 2
-    assert "❌" not in out and "✅" not in out
+    assert "… Sigmoid.backward: waiting for your answer: not implemented yet" in out
+    assert out.count("… engine_order: waiting for your answer: not implemented yet") == 2
+    assert "✗" not in out and "✓" not in out
 
 
 def test_strip_solution_stub_from_marker_message():
@@ -170,19 +170,19 @@ def test_strip_solution_stub_from_marker_message():
 
 OP_BUGS = [
     ("return grad * b, grad * a  #", "return grad * a, grad * b  #",
-     "Mul.backward: not yet. the gradient for a should be grad * b, since d(a*b)/da = b; "
+     "Mul.backward: not yet: the gradient for a should be grad * b, since d(a*b)/da = b; "
      "got grad * a."),
     ("return grad * b, grad * a  #", "return b, a  #",
-     "Mul.backward: not yet. the gradient for a should be grad * b, since d(a*b)/da = b; got b."),
-    ("return grad, grad  #", "return (grad,)  #", "Add.backward: not yet. it returned 1 gradient for 2 inputs."),
-    ("return (-grad,)", "return -grad", "Neg.backward: not yet. it returned a float, not a tuple."),
+     "Mul.backward: not yet: the gradient for a should be grad * b, since d(a*b)/da = b; got b."),
+    ("return grad, grad  #", "return (grad,)  #", "Add.backward: not yet: it returned 1 gradient for 2 inputs."),
+    ("return (-grad,)", "return -grad", "Neg.backward: not yet: it returned a float, not a tuple."),
     ("return (grad * self.k * a ** (self.k - 1),)", "return (grad * a ** (self.k - 1),)",
-     "Pow.backward: not yet. the gradient for a (k = 3) should be grad * k * a ** (k - 1)"),
+     "Pow.backward: not yet: the gradient for a (k = 3) should be grad * k * a ** (k - 1)"),
     ("return (grad * (1 - out**2),)", "return (grad * (1 - a**2),)",
      "got grad * (1 - a ** 2)."),
-    ("return (grad * (a > 0),)", "return (grad,)", "ReLU.backward: not yet."),
+    ("return (grad * (a > 0),)", "return (grad,)", "ReLU.backward: not yet:"),
     ("return (grad / a,)", "return (grad * math.log(a),)", "got grad * math.log(a)."),
-    ("return (grad * out,)  #", "pass  #", "Exp.backward: not yet. it returned None."),
+    ("return (grad * out,)  #", "pass  #", "Exp.backward: not yet: it returned None."),
 ]
 
 
@@ -192,7 +192,7 @@ def test_broken_op_is_named(old, new, message, capsys):
     assert _run_all_checks(ns) == [False, True, True]
     out = capsys.readouterr().out
     assert message in out
-    assert out.count("❌") == 1, out
+    assert out.count("✗") == 1, out
 
 
 RECURSIVE = '''    order, seen = [], set()
@@ -282,7 +282,7 @@ def test_broken_sort_is_named(body, message, capsys):
     checks = _run_all_checks(ns)
     assert checks == [True, False, True]  # the chain-rule check uses an order of its own
     out = capsys.readouterr().out
-    assert f"❌ topological_order: not yet. {message}" in out, out
+    assert f"✗ topological_order: not yet: {message}" in out, out
 
 
 LOOP_BUGS = [
@@ -305,7 +305,7 @@ def test_broken_chain_rule_is_named(old, new, message, hint, capsys):
     ns = _broken(old, new)
     assert _run_all_checks(ns) == [True, True, False]
     out = capsys.readouterr().out
-    assert "❌ chain_rule: not yet." in out and message in out and hint in out, out
+    assert "✗ chain_rule: not yet:" in out and message in out and hint in out, out
 
 
 def test_wrong_schedule_is_rejected(capsys):
@@ -316,5 +316,5 @@ def test_wrong_schedule_is_rejected(capsys):
         return [v for v in reversed(order(root)) if v.op is not None]
 
     assert not nb16.check_engine_order(depth_first, _small, [0.5, -1.0], ns["Value"])
-    assert "❌ engine_order: not yet. the engine ran ['AddBackward0', 'NegBackward0'" in \
+    assert "✗ engine_order: not yet: the engine ran ['AddBackward0', 'NegBackward0'" in \
         capsys.readouterr().out

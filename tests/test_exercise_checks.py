@@ -33,7 +33,7 @@ from autograd_lab.teaching.checks import (
 
 def test_nb01_nudge(capsys):
     right(capsys, nb01.ex1_nudge(lambda f, x, h: (f(x + h) - f(x)) / h))
-    wrong(capsys, nb01.ex1_nudge(None), "no answer")
+    wrong(capsys, nb01.ex1_nudge(None), "waiting for your answer")
     wrong(capsys, nb01.ex1_nudge(lambda f, x, h: (f(x) - f(x + h)) / h), "sign")
     wrong(capsys, nb01.ex1_nudge(lambda f, x, h: f(x + h) - f(x)), "divide")
     wrong(capsys, nb01.ex1_nudge(lambda f, x, h: (f(x + h) - f(x - h)) / (2 * h)), "central")
@@ -47,7 +47,7 @@ def test_nb01_best_step(capsys):
     wrong(capsys, nb01.ex1_best_step(1e-12), "smallest")
     wrong(capsys, nb01.ex1_best_step(0.1))
     wrong(capsys, nb01.ex1_best_step(0))
-    wrong(capsys, nb01.ex1_best_step(None), "no answer")
+    wrong(capsys, nb01.ex1_best_step(None), "waiting for your answer")
 
 
 def test_nb01_rule(capsys):
@@ -68,7 +68,7 @@ def test_nb01_trainable(capsys):
     wrong(capsys, nb01.ex3_trainable(torch.zeros(3, requires_grad=True), labels), "values")
     wrong(capsys, nb01.ex3_trainable(torch.tensor([4.0, 0, 7], requires_grad=True) * 1, labels),
           "not a leaf")
-    wrong(capsys, nb01.ex3_trainable(None, labels), "no answer")
+    wrong(capsys, nb01.ex3_trainable(None, labels), "waiting for your answer")
 
 
 def test_nb01_error(capsys):
@@ -76,7 +76,7 @@ def test_nb01_error(capsys):
     wrong(capsys, nb01.ex4_error(lambda: torch.tensor([1, 2], requires_grad=True)), "lacks")
     wrong(capsys, nb01.ex4_error(lambda: torch.ones(2).requires_grad_()), "nothing was raised")
     wrong(capsys, nb01.ex4_error(0), "function")
-    wrong(capsys, nb01.ex4_error(None), "no answer")
+    wrong(capsys, nb01.ex4_error(None), "waiting for your answer")
 
 
 # --- 02 ------------------------------------------------------------------------------------------
@@ -94,7 +94,7 @@ def test_nb02_names(capsys):
     wrong(capsys, nb02.ex1_names(["MeanBackward0", "MulBackward0", "ExpBackward0"], q), "leaf")
     wrong(capsys, nb02.ex1_names(["MeanBackward", "MulBackward", "ExpBackward",
                                   "AccumulateGrad"], q), "spelling")
-    wrong(capsys, nb02.ex1_names(None, q), "no answer")
+    wrong(capsys, nb02.ex1_names(None, q), "waiting for your answer")
     wrong(capsys, nb02.ex1_names("MeanBackward0", q), "list")
 
 
@@ -121,7 +121,7 @@ def test_nb02_count(capsys):
     wrong(capsys, nb02.ex2_count(fresh_set), "more than once")
     wrong(capsys, nb02.ex2_count(only_fn))
     wrong(capsys, nb02.ex2_count(lambda fn, seen: len(fn.next_functions)))
-    wrong(capsys, nb02.ex2_count(lambda fn, seen: ...), "no answer")
+    wrong(capsys, nb02.ex2_count(lambda fn, seen: ...), "waiting for your answer")
 
 
 def f02(x):
@@ -140,7 +140,7 @@ def test_nb02_branch(capsys):
                                   f02), "x * 2 branch")
     wrong(capsys, nb02.ex3_branch(torch.tensor([-3.0, 1.0], requires_grad=True), "exp", f02),
           ".name()")
-    wrong(capsys, nb02.ex3_branch(None, None, f02), "no answer")
+    wrong(capsys, nb02.ex3_branch(None, None, f02), "waiting for your answer")
 
 
 def test_nb02_facts(capsys):
@@ -150,7 +150,7 @@ def test_nb02_facts(capsys):
     wrong(capsys, nb02.ex4_facts((True, True, True, True), w, b), "1 of the four")
     wrong(capsys, nb02.ex4_facts((False, True, False, False), w, b), "2 of the four")
     wrong(capsys, nb02.ex4_facts([False, True, True, True][:3], w, b), "four booleans")
-    wrong(capsys, nb02.ex4_facts(None, w, b), "no answer")
+    wrong(capsys, nb02.ex4_facts(None, w, b), "waiting for your answer")
 
 
 # --- 03 ------------------------------------------------------------------------------------------
@@ -177,7 +177,7 @@ def test_nb03_partials(capsys):
     wrong(capsys, nb03.ex2_partials([2, 3, 4, 5]), "df/da, df/db, df/dc, df/dd")
     wrong(capsys, nb03.ex2_partials([12, 8, 6.25]), "four numbers")
     wrong(capsys, nb03.ex2_partials(0), "four numbers")
-    wrong(capsys, nb03.ex2_partials(None), "no answer")
+    wrong(capsys, nb03.ex2_partials(None), "waiting for your answer")
 
 
 def _four():
@@ -197,7 +197,7 @@ def test_nb03_retained(capsys):
     u, v, e = _four()
     e.backward()
     wrong(capsys, nb03.ex3_retained(v.detach(), u, v), "still None")
-    wrong(capsys, nb03.ex3_retained(None, u, v), "no answer")
+    wrong(capsys, nb03.ex3_retained(None, u, v), "waiting for your answer")
 
 
 def test_nb03_walk(capsys):
@@ -206,7 +206,7 @@ def test_nb03_walk(capsys):
     wrong(capsys, nb03.ex4_walk(["a", "b", "c"], written), "order of creation")
     wrong(capsys, nb03.ex4_walk(["c", "b", "a"], written), "not the order")
     wrong(capsys, nb03.ex4_walk(["a", "b"], written), "names")
-    wrong(capsys, nb03.ex4_walk(None, written), "no answer")
+    wrong(capsys, nb03.ex4_walk(None, written), "waiting for your answer")
 
 
 # --- 04 ------------------------------------------------------------------------------------------
@@ -217,7 +217,7 @@ def test_nb04_three_uses(capsys):
     wrong(capsys, nb04.ex1_three_uses(3, torch.tensor(4.0)), "one path")
     wrong(capsys, nb04.ex1_three_uses(1, 12.0), "several edges")
     wrong(capsys, nb04.ex1_three_uses(3, -12.0), "sign")
-    wrong(capsys, nb04.ex1_three_uses(None, None), "no answer")
+    wrong(capsys, nb04.ex1_three_uses(None, None), "waiting for your answer")
 
 
 def test_nb04_split(capsys):
@@ -227,7 +227,7 @@ def test_nb04_split(capsys):
     wrong(capsys, nb04.ex2_split(s, c, s), "only the factor")
     wrong(capsys, nb04.ex2_split(0.5, 0.5, 1.0), "x itself")
     wrong(capsys, nb04.ex2_split(s, math.cos(0.5), s + c), "times x1")
-    wrong(capsys, nb04.ex2_split(None, None, None), "no answer")
+    wrong(capsys, nb04.ex2_split(None, None, None), "waiting for your answer")
 
 
 def test_nb04_fan_in(capsys):
@@ -248,7 +248,7 @@ def test_nb05_three_calls(capsys):
     wrong(capsys, nb05.ex1_three_calls([4.0, -4.0]), "two calls")
     wrong(capsys, nb05.ex1_three_calls([1.0, -1.0]), "x itself")
     wrong(capsys, nb05.ex1_three_calls([-6.0, 6.0]), "sign")
-    wrong(capsys, nb05.ex1_three_calls(None), "no answer")
+    wrong(capsys, nb05.ex1_three_calls(None), "waiting for your answer")
 
 
 def test_nb05_scale(capsys):
@@ -257,7 +257,7 @@ def test_nb05_scale(capsys):
     wrong(capsys, nb05.ex2_scale(3), "9 times")
     wrong(capsys, nb05.ex2_scale(0), "zero")
     wrong(capsys, nb05.ex2_scale([1 / 3] * 3), "one number")
-    wrong(capsys, nb05.ex2_scale(None), "no answer")
+    wrong(capsys, nb05.ex2_scale(None), "waiting for your answer")
 
 
 def _evaluate_once(keep):
@@ -275,7 +275,7 @@ def _evaluate_once(keep):
 def test_nb05_plug(capsys):
     right(capsys, nb05.ex3_plug(*_evaluate_once(lambda t: t.item())))
     right(capsys, nb05.ex3_plug(*_evaluate_once(lambda t: t.detach())))
-    wrong(capsys, nb05.ex3_plug(*_evaluate_once(lambda t: None)), "no answer")
+    wrong(capsys, nb05.ex3_plug(*_evaluate_once(lambda t: None)), "waiting for your answer")
     wrong(capsys, nb05.ex3_plug(*_evaluate_once(lambda t: 0.0)), "not the value")
     wrong(capsys, nb05.ex3_plug(*_evaluate_once(lambda t: t)), "grad_fn=SumBackward0")
     wrong(capsys, nb05.ex3_plug(*_evaluate_once(lambda t: [t])), "still allocated")
@@ -288,7 +288,7 @@ def test_nb05_second(capsys):
     wrong(capsys, nb05.ex4_second(first), "first derivative")
     wrong(capsys, nb05.ex4_second(math.sin(1.0)), "sign")
     wrong(capsys, nb05.ex4_second(x), "x itself")
-    wrong(capsys, nb05.ex4_second(None), "no answer")
+    wrong(capsys, nb05.ex4_second(None), "waiting for your answer")
 
 
 def test_nb05_fails(capsys):
@@ -303,7 +303,7 @@ def test_nb05_fails(capsys):
     wrong(capsys, nb05.ex5_fails(three()[0]), "nothing was raised")
     wrong(capsys, nb05.ex5_fails(three()[1]), "nothing was raised")
     wrong(capsys, nb05.ex5_fails("c"), "one of the tensors")
-    wrong(capsys, nb05.ex5_fails(None), "no answer")
+    wrong(capsys, nb05.ex5_fails(None), "waiting for your answer")
 
 
 def test_nb05_zeros(capsys):
@@ -347,7 +347,7 @@ def test_nb06_version(capsys):
     wrong(capsys, nb06.ex1_version(2, t), "view")
     wrong(capsys, nb06.ex1_version(0, t))
     wrong(capsys, nb06.ex1_version("3", t), "whole number")
-    wrong(capsys, nb06.ex1_version(None, t), "no answer")
+    wrong(capsys, nb06.ex1_version(None, t), "waiting for your answer")
 
 
 def test_nb06_repair(capsys):
@@ -358,7 +358,7 @@ def test_nb06_repair(capsys):
     wrong(capsys, nb06.ex2_repair(x, x), "x itself")
     wrong(capsys, nb06.ex2_repair(-x.grad, x), "sign")
     wrong(capsys, nb06.ex2_repair(x.grad * 2, x), "twice")
-    wrong(capsys, nb06.ex2_repair(None, x), "no answer")
+    wrong(capsys, nb06.ex2_repair(None, x), "waiting for your answer")
 
 
 def _w06():
@@ -385,7 +385,7 @@ def test_nb06_step(capsys):
     wrong(capsys, nb06.ex3_step(w, w), ".data")
     w = _w06()
     wrong(capsys, nb06.ex3_step(torch.zeros(2), w), "new tensor")
-    wrong(capsys, nb06.ex3_step(None, w), "no answer")
+    wrong(capsys, nb06.ex3_step(None, w), "waiting for your answer")
 
 
 # --- 07 ------------------------------------------------------------------------------------------
@@ -400,7 +400,7 @@ def test_nb07_targets(capsys):
     wrong(capsys, nb07.ex1_targets(through, stop), "not detached", "with the target detached")
     wrong(capsys, nb07.ex1_targets(-stop, through), "sign")
     wrong(capsys, nb07.ex1_targets(w, w), "w itself")
-    wrong(capsys, nb07.ex1_targets(None, None), "no answer")
+    wrong(capsys, nb07.ex1_targets(None, None), "waiting for your answer")
 
 
 def test_nb07_snapshot(capsys):
@@ -418,7 +418,7 @@ def test_nb07_snapshot(capsys):
     wrong(capsys, nb07.ex2_snapshot(*run(lambda w: w)), "w itself")
     wrong(capsys, nb07.ex2_snapshot(*run(lambda w: torch.zeros(2))), "values")
     wrong(capsys, nb07.ex2_snapshot(*run(lambda w: w.tolist())), "tensor")
-    wrong(capsys, nb07.ex2_snapshot(*run(lambda w: None)), "no answer")
+    wrong(capsys, nb07.ex2_snapshot(*run(lambda w: None)), "waiting for your answer")
 
 
 def test_nb07_inference(capsys):
@@ -433,7 +433,7 @@ def test_nb07_inference(capsys):
     wrong(capsys, nb07.ex3_inference(preds, preds, model, inputs), "NumPy array")
     wrong(capsys, nb07.ex3_inference(preds, preds.numpy().T, model, inputs), "shape")
     wrong(capsys, nb07.ex3_inference(preds, -preds.numpy(), model, inputs), "not model(inputs)")
-    wrong(capsys, nb07.ex3_inference(None, None, model, inputs), "no answer")
+    wrong(capsys, nb07.ex3_inference(None, None, model, inputs), "waiting for your answer")
 
 
 def test_nb07_predict(capsys):
@@ -451,7 +451,7 @@ def test_nb07_predict(capsys):
           "tensor")
     wrong(capsys, nb07.ex4_predict(torch.inference_mode()(lambda model, X: -model(X))),
           "model(X)")
-    wrong(capsys, nb07.ex4_predict(None), "no answer")
+    wrong(capsys, nb07.ex4_predict(None), "waiting for your answer")
 
 
 @pytest.mark.parametrize("module", [nb01, nb02, nb03, nb04, nb05, nb06, nb07, nb08, nb09, nb10,

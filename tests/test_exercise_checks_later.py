@@ -28,7 +28,7 @@ def test_nb08_bytes(capsys):
     wrong(capsys, nb08.ex1_bytes(0, measured))
     wrong(capsys, nb08.ex1_bytes(50 * 250_000 * 4, measured))
     wrong(capsys, nb08.ex1_bytes(52.5, measured), "whole number")
-    wrong(capsys, nb08.ex1_bytes(None, measured), "no answer")
+    wrong(capsys, nb08.ex1_bytes(None, measured), "waiting for your answer")
 
 
 def test_nb08_after(capsys):
@@ -38,7 +38,7 @@ def test_nb08_after(capsys):
     wrong(capsys, nb08.ex2_after(N18 * 4 + 4, measured), "x.grad is new")
     wrong(capsys, nb08.ex2_after(0, measured))
     wrong(capsys, nb08.ex2_after(4, measured), "h still names")
-    wrong(capsys, nb08.ex2_after(None, measured), "no answer")
+    wrong(capsys, nb08.ex2_after(None, measured), "waiting for your answer")
 
 
 def test_nb08_saved(capsys):
@@ -47,7 +47,7 @@ def test_nb08_saved(capsys):
     wrong(capsys, nb08.ex3_saved(4, 4 * 4000, 4, 4 * 4096), "1024 values")
     wrong(capsys, nb08.ex3_saved(4, 4 * 1024, 4, 4 * 4096), "not bytes")
     wrong(capsys, nb08.ex3_saved(0, 0, 4, 4 * 4096))
-    wrong(capsys, nb08.ex3_saved(None, None, 4, 4 * 4096), "no answer")
+    wrong(capsys, nb08.ex3_saved(None, None, 4, 4 * 4096), "waiting for your answer")
 
 
 def test_nb08_timeline(capsys):
@@ -56,7 +56,7 @@ def test_nb08_timeline(capsys):
     wrong(capsys, nb08.ex4_timeline(4, 16, 8.0, 20.0), "adds x.grad", "on top of")
     wrong(capsys, nb08.ex4_timeline(0, 0, 8.0, 20.0), "still alive")
     wrong(capsys, nb08.ex4_timeline(8.4, 21, 8.0, 20.0))
-    wrong(capsys, nb08.ex4_timeline(None, None, 8.0, 20.0), "no answer")
+    wrong(capsys, nb08.ex4_timeline(None, None, 8.0, 20.0), "waiting for your answer")
 
 
 # --- 09 ------------------------------------------------------------------------------------------
@@ -72,7 +72,7 @@ def test_nb09_vectors(capsys):
     wrong(capsys, nb09.ex1_vectors(torch.tensor([1.0, 2.0, 3.0]), torch.tensor(1.0)), "v = x",
           "raised")
     wrong(capsys, nb09.ex1_vectors([1, 1, 1], 1), "tensor shaped like p")
-    wrong(capsys, nb09.ex1_vectors(None, None), "no answer")
+    wrong(capsys, nb09.ex1_vectors(None, None), "waiting for your answer")
 
 
 def test_nb09_vjp(capsys):
@@ -85,7 +85,7 @@ def test_nb09_vjp(capsys):
     wrong(capsys, nb09.ex2_vjp(torch.ones(3) @ J, g09, x0, w), "ones")
     wrong(capsys, nb09.ex2_vjp(w, g09, x0, w), "w itself")
     wrong(capsys, nb09.ex2_vjp(-(w @ J), g09, x0, w), "sign")
-    wrong(capsys, nb09.ex2_vjp(None, g09, x0, w), "no answer")
+    wrong(capsys, nb09.ex2_vjp(None, g09, x0, w), "waiting for your answer")
 
 
 def test_nb09_rows(capsys):
@@ -97,7 +97,7 @@ def test_nb09_rows(capsys):
     wrong(capsys, nb09.ex3_rows(rows.sum(dim=0), g09, x1), "shape")
     wrong(capsys, nb09.ex3_rows(rows[:2], g09, x1), "shape")
     wrong(capsys, nb09.ex3_rows(torch.eye(3), g09, x1), "identity")
-    wrong(capsys, nb09.ex3_rows(None, g09, x1), "no answer")
+    wrong(capsys, nb09.ex3_rows(None, g09, x1), "waiting for your answer")
 
 
 def test_nb09_costs(capsys):
@@ -107,7 +107,7 @@ def test_nb09_costs(capsys):
     wrong(capsys, nb09.ex4_costs(fwd, rev), "other order")
     wrong(capsys, nb09.ex4_costs(10 * 256 * 256, fwd), "not the number")
     wrong(capsys, nb09.ex4_costs(float(rev), fwd), "whole number")
-    wrong(capsys, nb09.ex4_costs(None, None), "no answer")
+    wrong(capsys, nb09.ex4_costs(None, None), "waiting for your answer")
 
 
 # --- 10 ------------------------------------------------------------------------------------------
@@ -120,7 +120,7 @@ def test_nb10_cube(capsys):
     wrong(capsys, nb10.ex1_cube(lambda x, g: g * 3 * x ** 2, "CubeBackward0"), "number")
     wrong(capsys, nb10.ex1_cube(lambda x, g: g * 3 * x ** 2, "PowBackward0"), "not recorded")
     wrong(capsys, nb10.ex1_cube(lambda x: x, "CubeBackward"), "raised")
-    wrong(capsys, nb10.ex1_cube(None, None), "no answer")
+    wrong(capsys, nb10.ex1_cube(None, None), "waiting for your answer")
 
 
 def test_nb10_passing(capsys):
@@ -129,7 +129,7 @@ def test_nb10_passing(capsys):
     wrong(capsys, nb10.ex2_passing({"A", "B", "D"}), "forgets grad_out")
     wrong(capsys, nb10.ex2_passing(["A", "D"]), "set")
     wrong(capsys, nb10.ex2_passing(set()), "not the set")
-    wrong(capsys, nb10.ex2_passing(None), "no answer")
+    wrong(capsys, nb10.ex2_passing(None), "waiting for your answer")
 
 
 def test_nb10_ste(capsys):
@@ -139,7 +139,7 @@ def test_nb10_ste(capsys):
     wrong(capsys, nb10.ex3_ste(lambda x, g: g * (x.abs() < 1)), "<=")
     wrong(capsys, nb10.ex3_ste(lambda x, g: (x.abs() <= 1).float()), "ignores grad_out")
     wrong(capsys, nb10.ex3_ste(lambda x, g: -g * (x.abs() <= 1)), "sign")
-    wrong(capsys, nb10.ex3_ste(None), "no answer")
+    wrong(capsys, nb10.ex3_ste(None), "waiting for your answer")
 
 
 # --- 12 ------------------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ def test_nb12_grad(capsys):
     wrong(capsys, nb12.ex1_grad(p, logits), "alone")
     wrong(capsys, nb12.ex1_grad(logits, logits), "logits themselves")
     wrong(capsys, nb12.ex1_grad(p - torch.tensor([0.0, 1.0, 0.0]), logits), "class is 0")
-    wrong(capsys, nb12.ex1_grad(None, logits), "no answer")
+    wrong(capsys, nb12.ex1_grad(None, logits), "waiting for your answer")
 
 
 def test_nb12_batch(capsys):
@@ -166,7 +166,7 @@ def test_nb12_batch(capsys):
     wrong(capsys, nb12.ex2_batch((g / 4).T, logits, targets), "transposed")
     wrong(capsys, nb12.ex2_batch(-g / 4, logits, targets), "sign")
     wrong(capsys, nb12.ex2_batch(torch.softmax(logits, dim=1) / 4, logits, targets), "one-hot")
-    wrong(capsys, nb12.ex2_batch(None, logits, targets), "no answer")
+    wrong(capsys, nb12.ex2_batch(None, logits, targets), "waiting for your answer")
 
 
 def test_nb12_stable(capsys):
@@ -179,7 +179,7 @@ def test_nb12_stable(capsys):
     wrong(capsys, nb12.ex3_stable(lambda a: a - torch.log(torch.exp(a - a.max()).sum())),
           "does not match")
     wrong(capsys, nb12.ex3_stable(lambda a: (a - a.max()).tolist()), "tensor")
-    wrong(capsys, nb12.ex3_stable(None), "no answer")
+    wrong(capsys, nb12.ex3_stable(None), "waiting for your answer")
 
 
 def _five_step_loss():
@@ -202,7 +202,7 @@ def test_nb12_chain(capsys):
     wrong(capsys, nb12.ex4_chain(["NllLossBackward0", "LogSoftmaxBackward0", "AddBackward0",
                                   "MvBackward0"], L), "missing")
     wrong(capsys, nb12.ex4_chain("NegBackward0", L), "list")
-    wrong(capsys, nb12.ex4_chain(None, L), "no answer")
+    wrong(capsys, nb12.ex4_chain(None, L), "waiting for your answer")
 
 
 # --- 13 ------------------------------------------------------------------------------------------
@@ -245,7 +245,7 @@ def test_nb13_loop(capsys):
     right(capsys, nb13.ex1_loop(_fit(X, y, good), torch.tensor(0.01)))
     wrong(capsys, nb13.ex1_loop(_fit(X, y, no_step), torch.tensor(9.0)), "should get close")
     wrong(capsys, nb13.ex1_loop(_fit(X, y, ascent), torch.tensor(1e9)))
-    wrong(capsys, nb13.ex1_loop(torch.nn.Linear(2, 1), ...), "no answer")
+    wrong(capsys, nb13.ex1_loop(torch.nn.Linear(2, 1), ...), "waiting for your answer")
 
 
 def _history(store):
@@ -276,7 +276,7 @@ def test_nb13_history(capsys):
     wrong(capsys, nb13.ex2_history(*_history(lambda loss: loss.detach())), "not floats")
     wrong(capsys, nb13.ex2_history(*_history(lambda loss: loss.item() * 2)), "not the losses")
     wrong(capsys, nb13.ex2_history(*_history(lambda loss: str(loss.item()))), "str")
-    wrong(capsys, nb13.ex2_history(*_history(lambda loss: None)), "no answer")
+    wrong(capsys, nb13.ex2_history(*_history(lambda loss: None)), "waiting for your answer")
 
 
 def _stepped(make_prediction):
@@ -304,7 +304,7 @@ def test_nb13_step(capsys):
     wrong(capsys, nb13.ex3_step(*_stepped(lambda w: (w.detach() - 0.05 * w.grad).T)),
           "transposed")
     wrong(capsys, nb13.ex3_step(*_stepped(lambda w: 0.0)), "tensor")
-    wrong(capsys, nb13.ex3_step(*_stepped(lambda w: None)), "no answer")
+    wrong(capsys, nb13.ex3_step(*_stepped(lambda w: None)), "waiting for your answer")
 
 
 def _fine_tune(prepare):
@@ -351,4 +351,4 @@ def test_nb13_freeze(capsys):
     wrong(capsys, nb13.ex4_freeze(*_fine_tune(not_frozen)), "not frozen")
     wrong(capsys, nb13.ex4_freeze(*_fine_tune(_freeze(2))), "still require grad")
     wrong(capsys, nb13.ex4_freeze(*_fine_tune(only_weight)), "still require grad")
-    wrong(capsys, nb13.ex4_freeze(*_fine_tune(lambda net: None)), "no answer")
+    wrong(capsys, nb13.ex4_freeze(*_fine_tune(lambda net: None)), "waiting for your answer")

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..engine import grad as autograd_grad
 from ..grad_mode import STATE, enable_grad, set_grad_enabled
-from ..ops.movement import stack
+from ..ops.join_split import stack
 from ..tensor import Tensor, _make
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]

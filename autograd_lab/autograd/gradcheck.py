@@ -25,7 +25,7 @@ from .._dtype import float64, promote
 from ..engine import grad as autograd_grad
 from ..grad_mode import no_grad
 from ..node import Node
-from ..ops.common import node_for
+from ..ops.record import node_for
 from ..tensor import Tensor, _make
 from .numerical import central_differences, slope
 

@@ -12,14 +12,13 @@ import warnings
 from .._dtype import dtype as DType
 from .._messages import scalar_name
 from ..ops import activation as A
+from ..ops import elementwise as U
 from ..ops import losses as L
-from ..ops import reduce as R
-from ..ops import unary as U
-from ..ops.binary import div_scalar, mul_scalar
-from ..ops.gather import embedding as _embedding
-from ..ops.gather import masked_fill_
-from ..ops.gather import one_hot as _one_hot
-from ..ops.inplace import apply_inplace
+from ..ops import softmax_family as R
+from ..ops.arithmetic import div_scalar, mul_scalar
+from ..ops.indexing import embedding as _embedding
+from ..ops.indexing import one_hot as _one_hot
+from ..ops.inplace import apply_inplace, masked_fill_
 from ..ops.linalg import linear
 from ..tensor import Tensor
 

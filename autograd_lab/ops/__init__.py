@@ -1,48 +1,49 @@
-"""Differentiable operations, one small node class per op, its forward beside it.
+"""Differentiable operations by family, each op's node class (its backward) beside its forward.
 
-- ``unary``: elementwise functions of one tensor (exp, log, sin, relu, rounding ...)
-- ``activation``: the activations of ``nn`` beyond relu/tanh/sigmoid (gelu, silu ...), and erf
-- ``binary``: elementwise functions of two operands, with broadcasting; comparisons, logic
-- ``reduce``: sums, means, max/min, var/std, prod, softmax, norms
-- ``movement``: views, indexing, cat/stack/split (``composite``: hstack, tile ... built on them)
-- ``linalg``: matrix products, and ``addmm``/``linear``
-- ``matrix``: triangles and diagonals (tril/triu, diag, diagonal) and cumsum
-- ``gather``: index-driven reads and writes (gather, scatter, index_select, embedding,
-  masked_fill); ``sorting``: sort, argsort, topk
-- ``losses``: nll_loss, mse_loss, binary cross-entropy
+- ``record``: how an op makes its output and node (every op goes through it)
+- ``common``: argument checks and the helpers backward formulas share (arrays or Tensors)
+- ``arithmetic``: add, sub, mul, div, pow ... on two operands, with broadcasting
+- ``comparison``: where, comparisons, logic, predicates (only ``where`` has a gradient)
+- ``elementwise``: functions of one tensor (exp, log, sin, relu, rounding, clamp ...);
+  ``activation``: the activations of ``nn`` beyond relu/tanh/sigmoid (gelu, silu ...), erf
+- ``reductions``: sum, mean, max/min, var/std, prod, norm
+- ``softmax_family``: softmax, log_softmax, logsumexp; ``losses``: nll, mse, binary cross-entropy
+- ``views``: reshape, transpose, squeeze, expand, select, slice ... (and clone, dtype copies)
+- ``indexing``: ``x[key]``, gather/scatter, index_select, masked_fill, embedding
+- ``join_split``: cat, stack, repeat, split, chunk, unbind (and hstack, tile ... built on them)
+- ``linalg``: matrix products, ``addmm``/``linear``; ``matrix``: tril/triu, diag, cumsum
+- ``sorting``: sort, argsort, topk
 - ``inplace``: in-place changes and item assignment; ``out``: ``out=`` arguments
+- ``summation``: torch's order of additions, so float sums round as torch's do
 
-Shared by all: ``common`` (recording a node, backward helpers on arrays or Tensors) and
-``summation`` (torch's order of additions, so float sums round as torch's do).
-``methods`` attaches the Tensor methods and operators.
+The Tensor methods and operators are attached by ``autograd_lab.tensor_methods``.
 """
 
-from . import methods as _methods  # noqa: F401  (attaches the Tensor methods)
 from .activation import erf
-from .binary import (
-    add, allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, clamp_tensor, div, eq,
-    equal, floor_divide, ge, gt, isclose, isfinite, isinf, isnan, le, logical_and, logical_not,
-    logical_or, logical_xor, lt, maximum, minimum, mul, ne, pow, remainder, rsub, sub, where,
+from .arithmetic import add, div, floor_divide, maximum, minimum, mul, pow, remainder, rsub, sub
+from .comparison import (
+    allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose,
+    isfinite, isinf, isnan, le, logical_and, logical_not, logical_or, logical_xor, lt, ne, where,
 )
-from .composite import broadcast_to, hstack, repeat_interleave, tile, vstack
-from .gather import (
+from .elementwise import (
+    abs, acos, asin, atan, ceil, clamp, clamp_max, clamp_min, clamp_tensor, cos, cosh, exp, exp2,
+    expm1, floor, log, log1p, log2, log10, neg, reciprocal, relu, round, rsqrt, sigmoid, sign, sin,
+    sinh, sqrt, square, tan, tanh, trunc,
+)
+from .indexing import (
     count_nonzero, gather, index_select, masked_fill, nonzero, one_hot, scatter, scatter_add,
+)
+from .join_split import (
+    broadcast_to, cat, chunk, hstack, repeat, repeat_interleave, split, stack, tile, unbind, vstack,
 )
 from .linalg import bmm, dot, matmul, mm, mv, outer, trace
 from .matrix import cumsum, diag, diagonal, tril, triu
-from .movement import (
-    cat, chunk, clone, expand, flatten, flip, narrow, permute, repeat, reshape, select, split,
-    squeeze, stack, t, transpose, unbind, unflatten, unsqueeze, view,
-)
-from .reduce import (
-    amax, amin, argmax, argmin, log_softmax, logsumexp, max, mean, min, norm, prod, softmax, std,
-    sum, var,
-)
+from .reductions import amax, amin, argmax, argmin, max, mean, min, norm, prod, std, sum, var
+from .softmax_family import log_softmax, logsumexp, softmax
 from .sorting import argsort, sort, topk
-from .unary import (
-    abs, acos, asin, atan, ceil, clamp, clamp_max, clamp_min, cos, cosh, exp, exp2, expm1, floor,
-    log, log1p, log2, log10, neg, reciprocal, relu, round, rsqrt, sigmoid, sign, sin, sinh, sqrt,
-    square, tan, tanh, trunc,
+from .views import (
+    clone, expand, flatten, flip, narrow, permute, reshape, select, squeeze, t, transpose,
+    unflatten, unsqueeze, view,
 )
 from .common import numpy_aliases as _aliases
 from .out import with_out as _with_out

@@ -12,7 +12,9 @@ import numpy as np
 
 from .._messages import scalar_name
 from . import common as c
-from .common import Node, Tensor, float_dtype, make, node_for, unary_data
+from .common import Node, Tensor, float_dtype, unary_data
+from .comparison import choose
+from .record import record
 
 _SQRT1_2 = 0.7071067811865476
 _INV_SQRT_2PI = 0.3989422804014327  # 1 / sqrt(2 pi)
@@ -39,8 +41,7 @@ class ErfBackward0(Node):
 def erf(x: Tensor) -> Tensor:
     """The error function, 2/sqrt(pi) * integral of exp(-t^2) from 0 to x."""
     data, dt = unary_data(x, "erf"), float_dtype(x)
-    node = node_for(ErfBackward0, x)
-    out = make(_np_erf(data.astype(dt.np, copy=False)), dt, node)
+    out, node = record(ErfBackward0, _np_erf(data.astype(dt.np, copy=False)), dt, x)
     if node is not None:
         node.save("self", x)
     return out
@@ -68,14 +69,14 @@ class LeakyReluBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         x = self.saved("self")
-        return c.where(x > 0, g, g * self._saved["negative_slope"])
+        return choose(x > 0, g, g * self._saved["negative_slope"])
 
 
 def leaky_relu(x: Tensor, negative_slope: float = 0.01) -> Tensor:
     """x if x > 0 else negative_slope * x."""
     data = _float_input(x, "leaky_relu")
-    node = node_for(LeakyReluBackward0, x)
-    out = make(np.where(data > 0, data, data * data.dtype.type(negative_slope)), x.dtype, node)
+    y = np.where(data > 0, data, data * data.dtype.type(negative_slope))
+    out, node = record(LeakyReluBackward0, y, x.dtype, x)
     if node is not None:
         node._saved["negative_slope"] = negative_slope
         node.save("self", x)
@@ -113,8 +114,7 @@ def gelu(x: Tensor, approximate: str = "none") -> Tensor:
         y = half * data * (one + np.tanh(inner))
     else:
         y = data * half * (one + _np_erf(data * data.dtype.type(_SQRT1_2)))
-    node = node_for(GeluBackward0, x)
-    out = make(y, x.dtype, node)
+    out, node = record(GeluBackward0, y, x.dtype, x)
     if node is not None:
         node._saved["approximate"] = approximate
         node.save("self", x)
@@ -137,8 +137,7 @@ class SiluBackward0(Node):
 def silu(x: Tensor) -> Tensor:
     """x * sigmoid(x)."""
     data = _float_input(x, "silu")
-    node = node_for(SiluBackward0, x)
-    out = make(data / (data.dtype.type(1) + np.exp(-data)), x.dtype, node)
+    out, node = record(SiluBackward0, data / (data.dtype.type(1) + np.exp(-data)), x.dtype, x)
     if node is not None:
         node.save("self", x)
     return out
@@ -156,7 +155,7 @@ class SoftplusBackward0(Node):
         x = self.saved("self")
         beta, th = self._saved["beta"], self._saved["threshold"]
         bx = x * beta
-        return c.where(bx > th, g, g * c.sigmoid(bx))
+        return choose(bx > th, g, g * c.sigmoid(bx))
 
 
 def softplus(x: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -164,8 +163,7 @@ def softplus(x: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     data = _float_input(x, "softplus")
     bx = data * data.dtype.type(beta)
     y = np.where(bx > threshold, data, np.log1p(np.exp(bx)) / data.dtype.type(beta))
-    node = node_for(SoftplusBackward0, x)
-    out = make(y.astype(data.dtype, copy=False), x.dtype, node)
+    out, node = record(SoftplusBackward0, y.astype(data.dtype, copy=False), x.dtype, x)
     if node is not None:
         node._saved.update(beta=beta, threshold=threshold)
         node.save("self", x)
@@ -182,15 +180,14 @@ class EluBackward0(Node):
     def backward(self, g: Any) -> Any:
         x = self.saved("self")
         alpha = self._saved["alpha"]
-        return c.where(x > 0, g, g * (c.exp(x) * alpha))
+        return choose(x > 0, g, g * (c.exp(x) * alpha))
 
 
 def elu(x: Tensor, alpha: float = 1.0) -> Tensor:
     """x if x > 0 else alpha * (exp(x) - 1)."""
     data = _float_input(x, "elu")
     y = np.where(data > 0, data, data.dtype.type(alpha) * np.expm1(data))
-    node = node_for(EluBackward0, x)
-    out = make(y.astype(data.dtype, copy=False), x.dtype, node)
+    out, node = record(EluBackward0, y.astype(data.dtype, copy=False), x.dtype, x)
     if node is not None:
         node._saved.update(alpha=alpha, input_scale=1, scale=1)
         node.save("self", x)

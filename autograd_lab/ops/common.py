@@ -1,7 +1,9 @@
-"""What every op shares: argument handling, graph recording, and the backward helpers.
+"""What every op shares: argument handling (operand types, torch's result dtype, dims), the
+base of two-input nodes (``BinaryNode``), and the helpers backward formulas use.
 
 Backward formulas run on numpy arrays in a plain backward and on Tensors under
 ``create_graph=True``; the helpers below (``sum_to``, ``expand`` ...) accept both.
+Recording an op's output and node is ``record.py``'s job.
 """
 
 from __future__ import annotations
@@ -12,80 +14,45 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import dtype, get_default_dtype, int64, result_type
-from ..anomaly_mode import ANOMALY, record_forward_trace
+from .. import _dtype
+from .._dtype import dtype, get_default_dtype, int64
+from .._messages import broadcast_error  # noqa: F401  (for the ops)
+from .._saved_display import show_saved, shown_dim, shown_dims  # noqa: F401  (for the ops)
+from .._torch_names import as_builtin_error
 from ..grad_mode import STATE
-from ..memory import Storage
-from ..node import Node, _seq, grad_accumulator
+from ..node import Node
 from ..tensor import Tensor
 from .summation import torch_sum
 
 __all__ = [
-    "Node", "Tensor", "STATE", "binary_args", "broadcast_error", "expand", "make", "needs_grad",
-    "node_for", "norm_dim", "norm_dims", "reshape", "sum_to", "to_array", "unary_data",
+    "Node", "Tensor", "STATE", "BinaryNode", "binary_args", "broadcast_error", "expand",
+    "norm_dim", "norm_dims", "reshape", "sum_to", "to_array", "unary_data",
 ]
-
 ndarray = np.ndarray
 
 
-def make(data: Any, dt: dtype, node: Node | None) -> Tensor:
-    """Wrap an op's result; numpy's 0-d scalars become arrays of the torch dtype."""
-    if type(data) is not ndarray or data.dtype is not dt.np:
-        data = np.asarray(data, dtype=dt.np)
-    # the body of tensor._make, inlined: this runs once per op
-    t = _new_tensor(Tensor)
-    t._data = data
-    t.dtype = dt
-    t.grad_fn = node
-    t._rg = node is not None
-    t._vc = t._storage = Storage(data.nbytes)
-    return t
+def result_type(*operands: object) -> dtype:
+    """torch.result_type: dim tensors > zero-dim tensors > Python scalars.
 
-
-def needs_grad(*xs: Any) -> bool:
-    """Whether an op on ``xs`` records a graph: grad mode is on and some tensor requires grad."""
-    if not STATE.enabled:
-        return False
-    for x in xs:
-        if isinstance(x, Tensor) and x._rg:
-            return True
-    return False
-
-
-def node_for(cls: type[Node], *inputs: Any) -> Node | None:
-    """A new node of ``cls`` with an edge per input, or None when no grad is needed."""
-    if not STATE.enabled:
-        return None
-    for x in inputs:
-        if isinstance(x, Tensor) and x._rg:
-            break
-    else:
-        return None
-    node = _new_node(cls)
-    n = len(inputs)
-    node.next_functions = (_edge(inputs[0]),) if n == 1 else \
-        (_edge(inputs[0]), _edge(inputs[1])) if n == 2 else tuple([_edge(x) for x in inputs])
-    node._saved = {}
-    node._seq = next(_seq)
-    if ANOMALY.enabled:
-        record_forward_trace(node)
-    return node
-
-
-def _edge(x: Any) -> tuple:
-    """``node.edge`` for the ops' hot path (an isinstance test instead of getattr calls)."""
-    if isinstance(x, Tensor):
-        fn = x.grad_fn
-        if fn is not None:
-            return (fn, x._output_nr)
-        if x._rg and not x._nograd_view:
-            return (grad_accumulator(x), 0)
-    return _NO_EDGE
-
-
-_NO_EDGE = (None, 0)
-_new_tensor = object.__new__
-_new_node = object.__new__
+    A lower-priority operand only matters when it belongs to a higher category
+    (bool < integer < floating point); then the result is its dtype (for a Python
+    float, the default dtype).
+    """
+    groups: list[dtype | None] = [None, None, None]  # dim tensors, 0-dim tensors, scalars
+    for op in operands:
+        if isinstance(op, Tensor):
+            d, g = op.dtype, (0 if op._data.ndim else 1)
+        elif isinstance(op, (bool, int, float, np.number, np.bool_)):
+            v = op.item() if isinstance(op, (np.number, np.bool_)) else op
+            d, g = _dtype.scalar_dtype(v), 2
+        else:
+            continue
+        groups[g] = d if groups[g] is None else _dtype.promote(groups[g], d)
+    result = None
+    for d in groups:
+        if d is not None and (result is None or d._cat > result._cat):
+            result = d
+    return result if result is not None else get_default_dtype()
 
 
 def to_array(x: Any) -> Any:
@@ -97,9 +64,7 @@ class OperandTypeError(TypeError):
     """An operand that is neither a Tensor nor a number. Operator methods turn it into
     ``NotImplemented`` (so Python raises its own "unsupported operand" error, as for torch)."""
 
-
-OperandTypeError.__name__ = OperandTypeError.__qualname__ = "TypeError"  # as torch names it
-OperandTypeError.__module__ = "builtins"
+as_builtin_error(OperandTypeError, "TypeError")  # as torch names it
 
 
 def operand_error(op: str, x: Any) -> OperandTypeError:
@@ -135,7 +100,6 @@ def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]
     dt = _with_scalar(y.dtype, x)
     return _wrap_int(x, dt) if type(x) is int else x, y._data, dt
 
-
 _INT_BOUNDS = {np.dtype(t): (np.iinfo(t).min, np.iinfo(t).max)
                for t in (np.uint8, np.int8, np.int16, np.int32, np.int64)}
 
@@ -158,19 +122,6 @@ def _with_scalar(d: dtype, s: Any) -> dtype:
     if isinstance(s, (int, np.integer)):
         return d if d._cat >= 1 else int64
     return d if d._cat == 2 else get_default_dtype()
-
-
-def broadcast_error(a: tuple, b: tuple) -> RuntimeError:
-    """torch's message for shapes that do not broadcast."""
-    n = max(len(a), len(b))
-    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
-    for i in range(n - 1, -1, -1):
-        if pa[i] != pb[i] and pa[i] != 1 and pb[i] != 1:
-            return RuntimeError(
-                f"The size of tensor a ({pa[i]}) must match the size of tensor b ({pb[i]}) "
-                f"at non-singleton dimension {i}"
-            )
-    return RuntimeError(f"shapes {list(a)} and {list(b)} cannot be broadcast")
 
 
 def unary_data(x: Any, op: str) -> np.ndarray:
@@ -275,15 +226,6 @@ def absolute(x: Any) -> Any:
     return x.abs() if isinstance(x, Tensor) else np.abs(x)
 
 
-def where(c: Any, a: Any, b: Any) -> Any:
-    """``a`` where ``c``, else ``b``; a differentiable ``where`` when any of them is a Tensor."""
-    if isinstance(a, Tensor) or isinstance(b, Tensor) or isinstance(c, Tensor):
-        from .binary import where as tensor_where  # binary imports this module
-
-        return tensor_where(c, a, b)
-    return np.where(c, a, b)
-
-
 def swap_last(x: Any) -> Any:
     """Matrix transpose of the last two dims."""
     if isinstance(x, Tensor):
@@ -308,26 +250,6 @@ def sum_keep(x: Any, axes: tuple) -> Any:
     if isinstance(x, Tensor):
         return x.sum(dim=axes, keepdim=True)
     return x.sum(axis=axes, keepdims=True) if x.ndim else x  # a 0-d "dim 0" sums nothing
-
-
-def shown_dim(dim: Any) -> Any:
-    """A dim argument as torch shows it in ``_saved_dim``: as given, negatives as unsigned
-    64-bit (``-1`` reads ``18446744073709551615``), lists as tuples."""
-    if dim is None:
-        return None
-    if isinstance(dim, int):
-        return dim % 2**64
-    return tuple(int(d) % 2**64 for d in dim)
-
-
-def shown_dims(dim: Any) -> Any:
-    """Like ``shown_dim`` for ops whose dim is a list: one int reads as a 1-tuple."""
-    return shown_dim((dim,) if isinstance(dim, int) else dim)
-
-
-def show_saved(node: Node, **values: Any) -> None:
-    """Make ``node._saved_<name>`` read ``value`` (backward keeps its normalised copy)."""
-    node.__dict__.setdefault("_shown", {}).update(values)
 
 
 def norm_dims(dim: Any, ndim: int) -> tuple[int, ...]:
@@ -368,3 +290,20 @@ def numpy_aliases(fn: Any) -> Any:
         return fn(*args, **kw)
 
     return wrapper
+
+
+class BinaryNode(Node):
+    """A two-input node: ``reduce(i, g)`` gives input i's gradient its shape and dtype back."""
+
+    shapes: tuple | None = None  # input shapes, kept only when the forward broadcast
+    casts: tuple | None = None  # input dtypes, kept only when the forward promoted
+
+    def reduce(self, i: int, g: Any) -> Any:
+        """Input ``i``'s gradient: ``g`` summed back to its shape, in its dtype."""
+        if self.shapes is not None:
+            g = sum_to(g, self.shapes[i])
+        return g if self.casts is None else cast(g, self.casts[i])
+
+    def needs(self, i: int) -> bool:
+        """Whether input ``i`` wants a gradient (it has an edge)."""
+        return self.next_functions[i][0] is not None

@@ -16,13 +16,14 @@ import numpy as np
 from .. import _messages as msg
 from .._dtype import from_numpy_dtype
 from ..node import SavedTensor, edge, new_node
-from .common import STATE, Node, Tensor, make, needs_grad, node_for, sum_to
-from .movement import _is_advanced, _np_key, clone, expand, getitem, view
+from .common import STATE, Node, Tensor, sum_to
+from .indexing import _is_advanced, getitem, masked_fill
+from .record import make, needs_grad, node_for, record
+from .views import _np_key, clone, expand, view
 
 
 def check_inplace(t: Tensor) -> None:
     """torch refuses in-place changes to a leaf that requires grad (or a view of one)."""
-    __tracebackhide__ = True  # hidden from IPython tracebacks
     if not STATE.enabled:
         return
     custom = t.__dict__.get("_custom_fn_view")  # a view returned by an autograd.Function
@@ -73,7 +74,6 @@ def _save_original(node: Node | None, t: Tensor) -> None:
 
 def apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
     """Run ``compute(t)`` out of place, write the result into ``t``, rebase its history."""
-    __tracebackhide__ = True  # hidden from IPython tracebacks
     check_inplace(t)
     if not needs_grad(t, *others):
         res = compute(t.detach())
@@ -224,7 +224,6 @@ def _assign(x: Tensor, np_key: Any, value: Any) -> None:
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
     """``x[key] = value``: an in-place write, recorded when x or value requires grad."""
-    __tracebackhide__ = True  # hidden from IPython tracebacks
     keys = key if isinstance(key, tuple) else (key,)
     advanced = any(_is_advanced(k) for k in keys)
     if not needs_grad(x, value):
@@ -294,8 +293,8 @@ def _constant_fill(t: Tensor, value: Any, cls: type[Node]) -> Tensor:
     def compute(x: Tensor) -> Tensor:
         data = np.full(x._data.shape, _value(value, x), dtype=x.dtype.np)
         if isinstance(value, Tensor):
-            return make(data, x.dtype, node_for(FillBackward3, x, value))
-        return make(data, x.dtype, node_for(cls, x))
+            return record(FillBackward3, data, x.dtype, x, value)[0]
+        return record(cls, data, x.dtype, x)[0]
 
     return apply_inplace(t, compute, value)
 
@@ -321,3 +320,8 @@ def copy_(t: Tensor, src: Tensor) -> Tensor:
         return make(np.array(data, dtype=x.dtype.np), x.dtype, node)
 
     return apply_inplace(t, compute, src)
+
+
+def masked_fill_(x: Tensor, mask: Tensor, value: float) -> Tensor:
+    """``masked_fill`` in place."""
+    return apply_inplace(x, lambda a: masked_fill(a, mask, value))

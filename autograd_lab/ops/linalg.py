@@ -9,9 +9,11 @@ import numpy as np
 
 from .._messages import cpp_name, scalar_name
 from . import common as c
-from .binary import mul
-from .common import Node, Tensor, make, node_for
-from .movement import (
+from .arithmetic import mul
+from .common import Node, Tensor
+from .record import make, node_for, record
+from .reductions import _sum_dtype
+from .views import (
     SqueezeBackward4,
     expand,
     mT,
@@ -22,7 +24,6 @@ from .movement import (
     unsqueeze,
     view,
 )
-from .reduce import _sum_dtype
 
 
 def _float_check(a: Tensor, b: Tensor, name: str) -> None:
@@ -79,8 +80,7 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})"
         )
     _float_check(a, b, "mm")
-    node = node_for(MmBackward0, a, b)
-    out = make(a._data @ b._data, a.dtype, node)
+    out, node = record(MmBackward0, a._data @ b._data, a.dtype, a, b)
     if node is not None:
         _save_factors(node, a, b, "self", "mat2")
         s = node._saved
@@ -117,8 +117,7 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
             f"{a._data.shape[1]}), vec ({v._data.shape[0]})"
         )
     _float_check(a, v, "mv")
-    node = node_for(MvBackward0, a, v)
-    out = make(a._data @ v._data, a.dtype, node)
+    out, node = record(MvBackward0, a._data @ v._data, a.dtype, a, v)
     if node is not None:
         _save_factors(node, a, v, "self", "vec")
     return out
@@ -152,8 +151,7 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
             f"dot : expected both vectors to have same dtype, but found {scalar_name(a.dtype)} "
             f"and {scalar_name(b.dtype)}"
         )
-    node = node_for(DotBackward0, a, b)
-    out = make(np.dot(a._data, b._data), a.dtype, node)
+    out, node = record(DotBackward0, np.dot(a._data, b._data), a.dtype, a, b)
     if node is not None:
         _save_factors(node, a, b, "self", "tensor")
     return out
@@ -179,8 +177,7 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
             f"got: [{bb}, {k2}]."
         )
     _float_check(a, b, "bmm")
-    node = node_for(BmmBackward0, a, b)
-    out = make(np.matmul(a._data, b._data), a.dtype, node)
+    out, node = record(BmmBackward0, np.matmul(a._data, b._data), a.dtype, a, b)
     if node is not None:
         node.save("self", a)
         node.save("mat2", b)

@@ -17,10 +17,11 @@ import numpy as np
 from .._dtype import int64, uint8
 from .._messages import scalar_name
 from . import common as c
-from .common import Node, Tensor, make, node_for
-from .movement import expand
-from .reduce import _np_mean, _sum_data
+from .common import Node, Tensor
+from .record import make, node_for, record
+from .reductions import _np_mean, _sum_data
 from .summation import nll_sum
+from .views import expand
 
 # ---- nll_loss ----------------------------------------------------------------------------------
 
@@ -117,8 +118,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         if reduction == 1:
             data = data / total
             coef = np.where(keep, coef / total, coef)
-    node = node_for(NllLossBackward0, input)
-    out = make(data, input.dtype, node)
+    out, node = record(NllLossBackward0, data, input.dtype, input)
     if node is not None:
         s = node._saved
         s["ignore_index"] = ignore_index % 2**64
@@ -174,8 +174,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
                                                                  False, dt)
     else:
         data = sq
-    node = node_for(MseLossBackward0, input, target)
-    out = make(data, dt, node)
+    out, node = record(MseLossBackward0, data, dt, input, target)
     if node is not None:
         node._saved["reduction"] = reduction
         node.save("self", input)

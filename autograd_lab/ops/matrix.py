@@ -13,9 +13,9 @@ import numpy as np
 
 from .._dtype import dtype as DType
 from . import common as c
-from .common import Node, Tensor, make, node_for, norm_dim
-from .movement import _view
-from .reduce import _sum_dtype
+from .common import Node, Tensor, norm_dim
+from .record import make, node_for, view_output
+from .reductions import _sum_dtype
 
 # ---- tril / triu -------------------------------------------------------------------------------
 
@@ -121,7 +121,7 @@ def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor
     node = node_for(DiagonalBackward0, x)
     if node is not None:
         node._saved.update(dim1=d1, dim2=d2, offset=offset, self_sym_sizes=data.shape)
-    return _view(x, _diag_view(data, offset, d1, d2), node,
+    return view_output(x, _diag_view(data, offset, d1, d2), node,
                  lambda a: _diag_view(a, offset, d1, d2))
 
 

@@ -13,9 +13,10 @@ import numpy as np
 
 from .._dtype import int64
 from . import common as c
-from .common import Node, Tensor, make, node_for, norm_dim
-from .gather import scatter
-from .reduce import _return_type
+from .common import Node, Tensor, norm_dim
+from .indexing import scatter
+from .record import make, node_for
+from .reductions import _return_type
 
 sort_type, topk_type = _return_type("sort"), _return_type("topk")
 

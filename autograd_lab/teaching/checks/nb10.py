@@ -8,7 +8,7 @@ from ..._dtype import float64
 from ...autograd.function import Function
 from ...autograd.gradcheck import gradcheck
 from ...factories import tensor
-from ...ops.unary import sign
+from ...ops.elementwise import sign
 from ._common import Feedback, as_array, check_value, missing, right, wrong
 
 

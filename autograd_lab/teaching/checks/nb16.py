@@ -5,7 +5,7 @@ and ``Op`` classes whose ``backward(grad, out, *inputs)`` returns one gradient p
 The student writes each op's ``backward``, ``topological_order(root)`` and
 ``chain_rule(order)``. Each check runs the piece on small graphs made here (with the
 student's ``Value``, and ops of its own where the piece under test must not depend on
-the others), prints one line per piece -- ✅, ⏳ "not implemented yet", or ❌ with what
+the others), prints one line per piece -- ✓, … "not implemented yet", or ✗ with what
 is wrong -- and returns a ``Feedback``. A check never raises.
 
     from autograd_lab.teaching.checks import nb16
@@ -27,23 +27,18 @@ NAMES = "ab"
 
 
 def _bad(piece: str, detail: str, hint: str = "") -> bool:
-    msg = f"❌ {piece}: not yet. {detail}"
-    if hint:
-        msg += f"\n   Hint: {hint}"
-    print(msg)
-    return False
+    return bool(Feedback(False, piece, detail, hint).show())
 
 
 def _good(piece: str) -> bool:
-    print(f"✅ {piece}: correct!")
-    return True
+    return bool(Feedback(True, piece).show())
 
 
 def _pending(piece: str, error: BaseException | None = None) -> bool:
     """The student copy's stubs raise NotImplementedError("write ..."): say so, no traceback."""
     what = str(error) if error is not None and str(error) else "replace the stub with your code"
-    print(f"⏳ {piece}: not implemented yet: {what}. Then run this check again.")
-    return False
+    detail = f"not implemented yet: {what}; then run this check again"
+    return bool(Feedback(False, piece, detail, state="waiting").show())
 
 
 def _crashed(piece: str, error: BaseException, hint: str = "") -> bool:

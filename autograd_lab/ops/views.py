@@ -1,4 +1,5 @@
-"""Movement ops: views (reshape, transpose, select, slice ...), indexing, cat and stack.
+"""Views and copies: reshape/view, transposes, (un)squeeze, expand, select, slice,
+narrow, flip; clone and dtype conversion.
 
 A view shares its base's memory and version counter. Its backward puts the
 gradient back where the view came from: ``embed`` scatters it into zeros.
@@ -6,43 +7,15 @@ gradient back where the view came from: ``embed`` scatters it into zeros.
 
 from __future__ import annotations
 
-import builtins
-import warnings
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from .._dtype import bool_, int64, uint8
 from .._dtype import dtype as DType
 from .._messages import warn_once
-from ..tensor import _make
 from . import common as c
-from .common import Node, Tensor, make, node_for, norm_dim, norm_dims
-
-
-def _view(x: Tensor, data: np.ndarray, node: Node | None, fn: Callable) -> Tensor:
-    """A result that aliases ``x``: same storage and version counter, base recorded."""
-    out = _make(data, x.dtype, node, x._storage, x._vc)
-    if node is None and x._rg:  # made under no_grad: requires grad, but no gradient flows back
-        out._rg = out._nograd_view = True
-    base = x._base if x._base is not None else x
-    out._base = base
-    prev = x.__dict__.get("_view_fn")
-    out._view_fn = fn if prev is None else (lambda a, p=prev, f=fn: f(p(a)))
-    return out
-
-
-def _view_op(x: Tensor, cls: type[Node], data: np.ndarray, fn: Callable,
-             shown: dict | None = None, **saved: Any) -> Tensor:
-    """The view ``data`` of ``x`` (``fn`` redoes it on x's array), recorded as a ``cls`` node
-    that saves ``saved`` (and shows ``shown`` as its ``_saved_<name>`` values)."""
-    node = node_for(cls, x)
-    if node is not None:
-        node._saved.update(saved)
-        if shown:
-            c.show_saved(node, **shown)
-    return _view(x, data, node, fn)
-
+from .common import Node, Tensor, norm_dim, norm_dims
+from .record import make, node_for, record, record_view, view_output
 
 # ---- gradient scatter (differentiable, for create_graph) ------------------------------------
 
@@ -60,8 +33,7 @@ def embed(g: Any, shape: tuple, key: Any) -> Any:
     if isinstance(g, Tensor):
         data = np.zeros(shape, dtype=g.dtype.np)
         np.add.at(data, _np_key(key), g._data)
-        node = node_for(EmbedBackward0, g)
-        out = make(data, g.dtype, node)
+        out, node = record(EmbedBackward0, data, g.dtype, g)
         if node is not None:
             node._saved["key"] = key
         return out
@@ -155,7 +127,7 @@ def view(x: Tensor, *shape: Any) -> Tensor:
     except TypeError:  # numpy < 2.1 has no copy=
         data = x._data.view()
         data.shape = shape
-    return _view_op(x, ViewBackward0, data, lambda a: a.reshape(shape),
+    return record_view(x, ViewBackward0, data, lambda a: a.reshape(shape),
                     self_sym_sizes=x._data.shape)
 
 
@@ -181,8 +153,7 @@ def reshape(x: Tensor, *shape: Any) -> Tensor:
 
 def unsafe_view(x: Tensor, shape: tuple) -> Tensor:
     """A reshape of a fresh result (``UnsafeViewBackward0``), as torch's ``_unsafe_view``."""
-    node = node_for(UnsafeViewBackward0, x)
-    out = make(x._data.reshape(shape), x.dtype, node)
+    out, node = record(UnsafeViewBackward0, x._data.reshape(shape), x.dtype, x)
     if node is not None:
         node._saved["self_sym_sizes"] = x._data.shape
     return out
@@ -244,7 +215,7 @@ def permute(x: Tensor, *dims: Any) -> Tensor:
     raw, dims = dims, tuple(norm_dim(d, nd) for d in dims)
     if len(set(dims)) != nd:
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return _view_op(x, PermuteBackward0, np.transpose(x._data, dims),
+    return record_view(x, PermuteBackward0, np.transpose(x._data, dims),
                     lambda a: np.transpose(a, dims), {"dims": c.shown_dim(raw)}, dims=dims)
 
 
@@ -265,7 +236,7 @@ def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
     nd = x._data.ndim
     d0, d1 = norm_dim(dim0, nd), norm_dim(dim1, nd)
     data = np.swapaxes(x._data, d0, d1) if nd else x._data
-    return _view_op(x, TransposeBackward0, data,
+    return record_view(x, TransposeBackward0, data,
                     lambda a: np.swapaxes(a, d0, d1) if a.ndim else a,
                     {"dim0": c.shown_dim(dim0), "dim1": c.shown_dim(dim1)}, dim0=d0, dim1=d1)
 
@@ -282,7 +253,7 @@ def t(x: Tensor) -> Tensor:
     nd = x._data.ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
-    return _view(x, x._data.T, node_for(TBackward0, x), lambda a: a.T)
+    return record_view(x, TBackward0, x._data.T, lambda a: a.T)
 
 
 def T(x: Tensor) -> Tensor:  # noqa: N802
@@ -327,7 +298,7 @@ class UnsqueezeBackward0(Node):
 def unsqueeze(x: Tensor, dim: int) -> Tensor:
     """x with a size-1 dim inserted at ``dim`` (a view)."""
     d = norm_dim(dim, x._data.ndim + 1)
-    return _view_op(x, UnsqueezeBackward0, np.expand_dims(x._data, d),
+    return record_view(x, UnsqueezeBackward0, np.expand_dims(x._data, d),
                     lambda a: np.expand_dims(a, d), {"dim": c.shown_dim(dim)}, dim=d)
 
 
@@ -372,7 +343,7 @@ def squeeze(x: Tensor, dim: Any = None, *, _cls: type[Node] | None = None) -> Te
         node._saved["self_sym_sizes"] = shp
         if dim is not None:
             node._saved["dim"] = c.shown_dim(dim)
-    return _view(x, np.squeeze(x._data, axes) if axes else x._data, node,
+    return view_output(x, np.squeeze(x._data, axes) if axes else x._data, node,
                  lambda a: np.squeeze(a, axes) if axes else a)
 
 
@@ -410,7 +381,7 @@ def expand(x: Tensor, *shape: Any) -> Tensor:
                 f"size ({s}) at non-singleton dimension {i + lead}.  Target sizes: "
                 f"{list(shape)}.  Tensor sizes: {list(src)}"
             )
-    return _view_op(x, ExpandBackward0, np.broadcast_to(x._data, full),
+    return record_view(x, ExpandBackward0, np.broadcast_to(x._data, full),
                     lambda a: np.broadcast_to(a, full), self_sym_sizes=src)
 
 
@@ -430,7 +401,7 @@ class CloneBackward0(Node):
 
 def clone(x: Tensor, *, memory_format: Any = None) -> Tensor:
     """A copy of x with memory of its own (in the graph: its gradient passes through)."""
-    return make(np.array(x._data, order="C", copy=True), x.dtype, node_for(CloneBackward0, x))
+    return record(CloneBackward0, np.array(x._data, order="C", copy=True), x.dtype, x)[0]
 
 
 def contiguous(x: Tensor, memory_format: Any = None) -> Tensor:
@@ -517,7 +488,7 @@ def _select(x: Tensor, d: int, index: int, dim_arg: int) -> Tensor:
     """``x.select(d, index)`` with the index checked; ``dim_arg`` as the caller wrote it."""
     i = index % x._data.shape[d]
     key = (slice(None),) * d + (i, Ellipsis)  # Ellipsis keeps a 0-d result a view
-    return _view_op(x, SelectBackward0, x._data[key], lambda a: a[key],
+    return record_view(x, SelectBackward0, x._data[key], lambda a: a[key],
                     {"dim": c.shown_dim(dim_arg), "index": c.shown_dim(index)},
                     dim=d, index=i, self_sym_sizes=x._data.shape)
 
@@ -531,7 +502,6 @@ class SliceBackward0(Node):
         s = self._saved
         key = (slice(None),) * s["dim"] + (slice(s["start"], s["end"], s["step"]),)
         return embed(g, s["self_sym_sizes"], key)
-
 
 _INT64_MAX = 2**63 - 1
 
@@ -549,7 +519,7 @@ def slice_dim(x: Tensor, dim: int, start: Any, end: Any, step: Any) -> Tensor:
     key = (slice(None),) * d + (slice(start_, end_, step_),)
     shown = {"dim": c.shown_dim(dim), "start": c.shown_dim(start or 0),
              "end": _INT64_MAX if end is None else c.shown_dim(end)}
-    return _view_op(x, SliceBackward0, x._data[key], lambda a: a[key], shown,
+    return record_view(x, SliceBackward0, x._data[key], lambda a: a[key], shown,
                     dim=d, start=start_, end=end_, step=step_, self_sym_sizes=shp)
 
 
@@ -563,358 +533,3 @@ def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
     if begin + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return slice_dim(x, dim, begin, begin + length, 1)
-
-
-class IndexBackward0(Node):
-    """y = x[indices] (advanced indexing);  dx = zeros with g added at the indices"""
-
-    saved_names = ("indices", "self_sym_sizes")
-
-    def backward(self, g: Any) -> Any:
-        return embed(g, self._saved["self_sym_sizes"], self._saved["indices"])
-
-
-def _is_advanced(k: Any) -> bool:
-    """Whether index ``k`` gathers (an array, a list, a mask) rather than views."""
-    if isinstance(k, Tensor):
-        return k._data.ndim > 0 or k.dtype._cat == 0 or k.dtype is uint8
-    return isinstance(k, (list, np.ndarray, range))
-
-
-def _index_array(k: Any) -> np.ndarray:
-    """An advanced index as an int or bool array, with torch's checks and warnings."""
-    if isinstance(k, Tensor):
-        if k.dtype._cat == 2:
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        if k.dtype is uint8:
-            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
-                          "torch.bool instead.", UserWarning, stacklevel=4)
-            return k._data.astype(bool)
-        return k._data
-    arr = np.asarray(k)
-    if arr.dtype.kind == "f":  # torch makes a float list a long index
-        arr = arr.astype(np.int64)
-    return arr
-
-
-_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
-              "are valid indices (got {})")
-
-
-def _check_key(k: Any) -> None:
-    """torch's error for a key of a type it cannot index with."""
-    if k is None or k is Ellipsis or isinstance(k, (slice, int, Tensor, list, np.ndarray,
-                                                      np.integer, np.bool_, range)):
-        return
-    raise IndexError(_BAD_INDEX.format(type(k).__name__))
-
-
-def getitem(x: Tensor, key: Any) -> Tensor:
-    """``x[key]``: ints select, slices slice, None unsqueezes, arrays and masks gather."""
-    if isinstance(key, str):  # torch reads a string as a sequence of indices, and fails
-        warnings.warn(
-            "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
-            "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this "
-            "will be interpreted as tensor index, x[torch.tensor(seq)], which will result either "
-            "in an error or a different result", UserWarning, stacklevel=3)
-        raise TypeError("new(): invalid data type 'str'")
-    if not isinstance(key, tuple):
-        if isinstance(key, slice):  # a lone slice is always recorded, even ``x[:]``
-            return slice_dim(x, 0, key.start, key.stop, key.step)
-        key = (key,)
-    for k in key:
-        _check_key(k)
-    if len(key) == 1 and key[0] is Ellipsis:
-        return _view_op(x, AliasBackward0, x._data[...], lambda a: a[...])
-    nd = x._data.ndim
-    masks = [_index_array(k) for k in key if _is_advanced(k)]  # validates every array once
-    n_real = sum(1 for k in key if k is not None and k is not Ellipsis and not isinstance(k, bool)
-                 and not _is_advanced(k))
-    n_real += sum(m.ndim if m.dtype == bool else 1 for m in masks)
-    if nd == 0 and n_real:
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-    if n_real > nd:
-        raise IndexError(f"too many indices for tensor of dimension {nd}")
-    return _index(x, key, masks, nd - n_real)
-
-
-def _index(x: Tensor, key: tuple, masks: list[np.ndarray], ellipsis_dims: int) -> Tensor:
-    """``x[key]`` for a checked key: ints select, slices slice and None unsqueezes, one view
-    at a time, in torch's order; then one gather for the index arrays (``masks``)."""
-    out, dim, advanced, arrays = x, 0, [], iter(masks)
-    pos = 0  # position in the indexed tensor (with new dims), for torch's error messages
-    for k in key:
-        if k is Ellipsis:
-            skip = ellipsis_dims
-            advanced.extend([slice(None)] * skip)
-            dim += skip
-            pos += skip
-        elif k is None or isinstance(k, bool):  # True: a new dim, indexed by [0]
-            out = unsqueeze(out, dim)
-            advanced.append(slice(None) if k is None else np.arange(int(k), dtype=np.int64))
-            dim += 1
-            pos += 1
-        elif isinstance(k, slice):
-            full = k.start in (None, 0) and k.stop is None and k.step in (None, 1)
-            if not full:
-                out = slice_dim(out, dim, k.start, k.stop, k.step)
-            advanced.append(slice(None))
-            dim += 1
-            pos += 1
-        elif _is_advanced(k):
-            arr = next(arrays)
-            if arr.dtype == bool:
-                _check_mask(arr, out._data.shape, dim)
-            advanced.append(arr)
-            step = arr.ndim if arr.dtype == bool else 1
-            dim += step
-            pos += step
-        else:
-            i, size = int(k), out._data.shape[dim]
-            if not -size <= i < size:
-                raise IndexError(f"index {i} is out of bounds for dimension {pos} with size "
-                                 f"{size}")
-            out = _select(out, dim, i, dim)
-            pos += 1
-    while advanced and isinstance(advanced[-1], slice):
-        advanced.pop()  # trailing full slices index nothing
-    if advanced:
-        return _advanced(out, tuple(advanced))
-    return out
-
-
-def _check_mask(mask: np.ndarray, shape: tuple, dim: int) -> None:
-    """A bool mask must match the shape of the dims it indexes."""
-    for j, s in enumerate(mask.shape):
-        if shape[dim + j] != s:
-            raise IndexError(
-                f"The shape of the mask {list(mask.shape)} at index {j} does not match the shape "
-                f"of the indexed tensor {list(shape[dim:dim + mask.ndim])} at index {dim + j}"
-            )
-
-
-def _advanced(x: Tensor, key: tuple) -> Tensor:
-    """``x[key]`` for a key with arrays in it: a copy (``IndexBackward0``)."""
-    shp = x._data.shape
-    try:
-        data = x._data[key]
-    except IndexError as e:
-        err = str(e)  # numpy: "... out of bounds for axis 0 ..."; torch says "dimension"
-        raise IndexError(err.replace("axis", "dimension") if "out of bounds" in err else err) \
-            from None
-    node = node_for(IndexBackward0, x)
-    if node is not None:
-        node._saved.update(indices=key, self_sym_sizes=shp)
-        c.show_saved(node, indices=tuple(
-            None if isinstance(k, slice) else
-            make(k, bool_ if k.dtype == bool else int64, None) for k in key))
-    return make(data, x.dtype, node)
-
-
-class CatBackward0(Node):
-    """y = cat(xs, dim);  each dx_i = g's slice of that input's size"""
-
-    saved_names = ("dim",)
-
-    def backward(self, g: Any) -> tuple:
-        d = self._saved["dim"]
-        out, start = [], 0
-        for n in self.sizes:
-            out.append(g[(slice(None),) * d + (slice(start, start + n),)])
-            start += n
-        return tuple(out)
-
-
-def _promoted(ts: list[Tensor]) -> Any:
-    """The dtype every tensor of ``ts`` is converted to."""
-    dt = ts[0].dtype
-    return dt if all(t_.dtype is dt for t_ in ts) else c.result_type(*ts)
-
-
-def cat(tensors: Any, dim: int = 0) -> Tensor:
-    """The tensors joined along ``dim`` (which must exist in each)."""
-    if isinstance(tensors, Tensor):
-        raise TypeError("cat(): argument 'tensors' (position 1) must be tuple of Tensors, not "
-                        "Tensor")
-    ts = list(tensors)
-    if not ts:
-        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    for i, t_ in enumerate(ts):
-        if not isinstance(t_, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
-                            f"{type(t_).__name__}")
-    nd = max(t_._data.ndim for t_ in ts)
-    if nd == 0:
-        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
-    d = norm_dim(dim, nd)
-    dt = _promoted(ts)
-    parts = [t_._data for t_ in ts if not (t_._data.ndim == 1 and t_._data.shape[0] == 0)]
-    parts = parts or [t_._data for t_ in ts]  # only legacy empty tensors: an empty result
-    try:
-        data = np.concatenate([p.astype(dt.np, copy=False) for p in parts], axis=d)
-    except ValueError:
-        ref = ts[0]._data.shape
-        for i, t_ in enumerate(ts):
-            s = t_._data.shape
-            if len(s) != len(ref):
-                raise RuntimeError(
-                    f"Tensors must have same number of dimensions: got {len(ref)} and {len(s)}"
-                ) from None
-            for j in range(len(ref)):
-                if j != d and s[j] != ref[j]:
-                    raise RuntimeError(
-                        f"Sizes of tensors must match except in dimension {d}. Expected size "
-                        f"{ref[j]} but got size {s[j]} for tensor number {i} in the list."
-                    ) from None
-        raise
-    node = node_for(CatBackward0, *ts)
-    if node is not None:
-        node._saved["dim"] = d
-        node.sizes = [t_._data.shape[d] if t_._data.ndim else 0 for t_ in ts]
-    return make(data, dt, node)
-
-
-class StackBackward0(Node):
-    """y = stack(xs, dim);  each dx_i = g.select(dim, i)"""
-
-    saved_names = ("dim",)
-
-    def backward(self, g: Any) -> tuple:
-        d = self._saved["dim"]
-        return tuple(g[(slice(None),) * d + (i,)] for i in range(self.n))
-
-
-def stack(tensors: Any, dim: int = 0) -> Tensor:
-    """The tensors (of one shape) joined along a new dim ``dim``."""
-    ts = list(tensors)
-    if not ts:
-        raise RuntimeError("stack expects a non-empty TensorList")
-    ref = ts[0]._data.shape
-    for i, t_ in enumerate(ts):
-        if t_._data.shape != ref:
-            raise RuntimeError(
-                f"stack expects each tensor to be equal size, but got {list(ref)} at entry 0 "
-                f"and {list(t_._data.shape)} at entry {i}"
-            )
-    d = norm_dim(dim, len(ref) + 1)
-    dt = _promoted(ts)
-    data = np.stack([t_._data.astype(dt.np, copy=False) for t_ in ts], axis=d)
-    node = node_for(StackBackward0, *ts)
-    if node is not None:
-        node._saved["dim"] = d
-        node.n = len(ts)
-    return make(data, dt, node)
-
-
-class RepeatBackward0(Node):
-    """y = x.repeat(reps);  dx = g summed over the repeated tiles"""
-
-    saved_names = ("repeats", "self_sym_sizes")
-
-    def backward(self, g: Any) -> Any:
-        reps, shp = self._saved["repeats"], self._saved["self_sym_sizes"]
-        lead = len(reps) - len(shp)
-        full = (1,) * lead + tuple(shp)
-        split = []
-        for r, s in zip(reps, full):
-            split += [r, s]
-        g = c.reshape(g, tuple(split))
-        g = c.sum_keep(g, tuple(range(0, 2 * len(reps), 2)))
-        return c.reshape(g, tuple(shp))
-
-
-def repeat(x: Tensor, *reps: Any) -> Tensor:
-    """x tiled ``reps[i]`` times along each dim (a copy)."""
-    reps = _shape_arg(reps)
-    if len(reps) < x._data.ndim:
-        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
-                           "of dimensions of tensor")
-    node = node_for(RepeatBackward0, x)
-    if node is not None:
-        node._saved.update(repeats=tuple(reps), self_sym_sizes=x._data.shape)
-    return make(np.tile(x._data, reps), x.dtype, node)
-
-
-class UnbindBackward0(Node):
-    """(y_0, ..., y_n-1) = unbind(x, dim);  dx = stack(g_i, dim), zeros for unused outputs"""
-
-    saved_names = ("dim",)
-
-    def backward(self, *grads: Any) -> Any:
-        d = self._saved["dim"]
-        return stack(grads, d) if isinstance(grads[0], Tensor) else np.stack(grads, d)
-
-
-class SplitBackward0(Node):
-    """(y_0, ...) = split(x, size, dim);  dx = cat(g_i, dim), zeros for unused outputs"""
-
-    saved_names = ("dim", "self_sym_sizes", "split_size")
-
-    def backward(self, *grads: Any) -> Any:
-        d = self._saved["dim"]
-        return cat(grads, d) if isinstance(grads[0], Tensor) else np.concatenate(grads, d)
-
-
-class SplitWithSizesBackward0(SplitBackward0):
-    """(y_0, ...) = split(x, [sizes], dim);  dx = cat(g_i, dim), zeros for unused outputs"""
-
-    saved_names = ("dim", "self_sym_sizes", "split_sizes")
-
-
-def _multi_view(x: Tensor, cls: type[Node], keys: list, dim_arg: Any, **saved: Any) -> tuple:
-    """The views ``x[key]`` as the outputs of one node (output_nr 0, 1, ...)."""
-    node = node_for(cls, x)
-    outs = []
-    for i, key in enumerate(keys):
-        out = _view(x, x._data[key], node, lambda a, k=key: a[k])
-        if node is not None:
-            out._output_nr = i
-        outs.append(out)
-    if node is not None:
-        node._n_outputs = len(outs)
-        node.output_meta = [(o._data.shape, o.dtype) for o in outs]
-        node._saved.update(saved)
-        c.show_saved(node, dim=c.shown_dim(dim_arg))
-    return tuple(outs)
-
-
-def unbind(x: Tensor, dim: int = 0) -> tuple:
-    """The slices along ``dim``, each a view."""
-    d = norm_dim(dim, x._data.ndim)
-    keys = [(slice(None),) * d + (i, Ellipsis) for i in range(x._data.shape[d])]
-    return _multi_view(x, UnbindBackward0, keys, dim, dim=d)
-
-
-def split(x: Tensor, split_size: Any, dim: int = 0) -> tuple:
-    """Views of consecutive pieces along ``dim``: of ``split_size`` each, or of given sizes."""
-    d = norm_dim(dim, x._data.ndim)
-    n = x._data.shape[d]
-    if isinstance(split_size, int):
-        if split_size == 0 and n:
-            raise RuntimeError("split_size can only be 0 if dimension size is 0, but got "
-                               f"dimension size of {n}")
-        step = split_size or 1
-        sizes = [min(step, n - s) for s in range(0, n, step)] or [0]
-        cls, extra = SplitBackward0, {"split_size": split_size}
-    else:
-        sizes = [int(s) for s in split_size]
-        if builtins.sum(sizes) != n:
-            raise RuntimeError(
-                f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
-                f"at dimension {d}), but got split_sizes={sizes}")
-        cls, extra = SplitWithSizesBackward0, {"split_sizes": tuple(sizes)}
-    keys, start = [], 0
-    for s in sizes:
-        keys.append((slice(None),) * d + (slice(start, start + s),))
-        start += s
-    return _multi_view(x, cls, keys, dim, dim=d, self_sym_sizes=x._data.shape, **extra)
-
-
-def chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple:
-    """At most ``chunks`` equal pieces along ``dim`` (the last may be smaller)."""
-    if chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    d = norm_dim(dim, x._data.ndim)
-    n = x._data.shape[d]
-    return split(x, -(-n // chunks), dim)

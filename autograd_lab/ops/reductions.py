@@ -1,4 +1,4 @@
-"""Reductions: sum, mean, max/min, var/std, softmax and friends.
+"""Reductions: sum, mean, max/min (and amax/amin, argmax/argmin), var/std, prod, norm.
 
 Backward of a reduction puts the reduced dims back (size 1) and broadcasts.
 """
@@ -14,9 +14,12 @@ from .._dtype import bool_, int64
 from .._dtype import dtype as DType
 from .._messages import scalar_name as _scalar_name
 from . import common as c
-from .binary import div_scalar
-from .common import Node, Tensor, make, node_for, norm_dim, norm_dims
-from .summation import GRAIN_SIZE, torch_sum, vec_sum_rows
+from .arithmetic import div_scalar, maximum, minimum
+from .common import Node, Tensor, norm_dim, norm_dims
+from .comparison import choose
+from .join_split import cat
+from .record import make, node_for, record
+from .summation import torch_sum
 
 
 def _keepdim_shape(shape: tuple, dims: tuple) -> tuple:
@@ -74,8 +77,7 @@ def sum(x: Tensor, dim: Any = None, keepdim: bool = False, *,  # noqa: A001
     data = c.unary_data(x, "sum")
     dt = _sum_dtype(x, dtype)
     if dim is None:
-        node = node_for(SumBackward0, x)
-        out = make(_sum_data(data, tuple(range(data.ndim)), False, dt), dt, node)
+        out, node = record(SumBackward0, _sum_data(data, tuple(range(data.ndim)), False, dt), dt, x)
         if node is not None:
             node._saved["self_sym_sizes"] = data.shape
         return out
@@ -133,8 +135,7 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *,
     data = c.unary_data(x, "mean")
     dt = _need_float(x, "mean", dtype)
     if dim is None:
-        node = node_for(MeanBackward0, x)
-        out = make(_np_mean(data, dt), dt, node)
+        out, node = record(MeanBackward0, _np_mean(data, dt), dt, x)
         if node is not None:
             node._saved.update(self_sym_sizes=data.shape, self_sym_numel=data.size)
         return out
@@ -181,7 +182,6 @@ def _return_type(name: str) -> type:
 
     return type(name, (_ReturnType,), {"__repr__": __repr__, "__str__": __repr__,
                                         "__module__": "torch.return_types"})
-
 
 max_type, min_type = _return_type("max"), _return_type("min")
 
@@ -244,8 +244,6 @@ class MinBackward0(MaxBackward0):
 
 
 def _extreme(x: Tensor, dim: Any, keepdim: bool, largest: bool, other: Any = None) -> Any:
-    from .binary import maximum, minimum
-
     if isinstance(dim, Tensor):  # torch.max(a, b) is maximum
         return (maximum if largest else minimum)(x, dim)
     if other is not None:
@@ -258,8 +256,8 @@ def _extreme(x: Tensor, dim: Any, keepdim: bool, largest: bool, other: Any = Non
                 f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        node = node_for(MaxBackward1 if largest else MinBackward1, x)
-        out = make(_nan_extreme(data, None, False, largest), x.dtype, node)
+        cls = MaxBackward1 if largest else MinBackward1
+        out, node = record(cls, _nan_extreme(data, None, False, largest), x.dtype, x)
         if node is not None:
             node.save("self", x)
             node.save_output("result", out)
@@ -310,8 +308,9 @@ def min(x: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None)
 def _amaxmin(x: Tensor, dim: Any, keepdim: bool, largest: bool) -> Tensor:
     data = c.unary_data(x, "amax" if largest else "amin")
     dims = tuple(range(data.ndim)) if dim is None or dim == () else norm_dims(dim, data.ndim)
-    node = node_for(AmaxBackward0 if largest else AminBackward0, x)
-    out = make(_nan_extreme(data, dims if data.ndim else (), keepdim, largest), x.dtype, node)
+    cls = AmaxBackward0 if largest else AminBackward0
+    y = _nan_extreme(data, dims if data.ndim else (), keepdim, largest)
+    out, node = record(cls, y, x.dtype, x)
     if node is not None:
         node._saved.update(dim=dims, keepdim=keepdim)
         node.save("self", x)
@@ -382,7 +381,7 @@ class StdBackward0(Node):
         n = _count(x.shape, dims)
         m = c.sum_keep(x, dims) / n
         g, y = _unreduce(self._saved["keepdim"], x.shape, dims, g, y)
-        scale = c.where(y == 0, 0.0, g / ((n - self._saved["correction"]) * y))  # as torch
+        scale = choose(y == 0, 0.0, g / ((n - self._saved["correction"]) * y))  # as torch
         return scale * (x - m)
 
 
@@ -408,8 +407,7 @@ def _var(x: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, std
     if std:
         v = np.sqrt(v)
     v = np.asarray(v).astype(data.dtype, copy=False)
-    node = node_for(StdBackward0 if std else VarBackward0, x)
-    out = make(v, x.dtype, node)
+    out, node = record(StdBackward0 if std else VarBackward0, v, x.dtype, x)
     if node is not None:
         node.save("self", x)
         node._saved.update(dim=dims, correction=corr, keepdim=keepdim)
@@ -440,12 +438,10 @@ def _prod_others(x: Any, y: Any, d: int) -> Any:
         return y / x
     n = x.shape[d]
     if isinstance(x, Tensor):  # differentiable (create_graph): replace each element by 1
-        from .movement import cat
-
         parts = []
         for i in range(n):
             hot = (np.arange(n) == i).reshape([-1 if k == d else 1 for k in range(x.ndim)])
-            parts.append(c.where(make(hot, bool_, None), 1.0, x).prod(d, keepdim=True))
+            parts.append(choose(make(hot, bool_, None), 1.0, x).prod(d, keepdim=True))
         return cat(parts, d)
     ones = np.ones_like(np.take(x, [0], axis=d))
     left = np.cumprod(np.concatenate([ones, np.take(x, range(n - 1), axis=d)], d), axis=d)
@@ -486,8 +482,7 @@ def prod(x: Tensor, dim: Any = None, keepdim: bool = False, *,
     data = c.unary_data(x, "prod")
     dt = _sum_dtype(x, dtype)
     if dim is None:
-        node = node_for(ProdBackward0, x)
-        out = make(data.prod(dtype=dt.np), dt, node)
+        out, node = record(ProdBackward0, data.prod(dtype=dt.np), dt, x)
     else:
         d = norm_dim(dim, data.ndim)
         node = node_for(ProdBackward1, x)
@@ -497,151 +492,6 @@ def prod(x: Tensor, dim: Any = None, keepdim: bool = False, *,
             node._saved.update(dim=d, keepdim=keepdim)
     if node is not None:
         node.save("self", x)
-        node.save_output("result", out)
-    return out
-
-
-# ---- softmax family ---------------------------------------------------------------------------
-
-class SoftmaxBackward0(Node):
-    """y = exp(x) / sum(exp(x));  dx = y * (g - sum(g * y))"""
-
-    saved_names = ("dim", "result")
-
-    def backward(self, g: Any) -> Any:
-        y = self.saved("result")
-        d = self._saved["dim"]
-        return y * (g - c.sum_keep(g * y, (d,)))
-
-
-class LogSoftmaxBackward0(Node):
-    """y = x - logsumexp(x);  dx = g - exp(y) * sum(g)"""
-
-    saved_names = ("dim", "result")
-
-    def backward(self, g: Any) -> Any:
-        y = self.saved("result")
-        d = self._saved["dim"]
-        if isinstance(g, Tensor) or not y.ndim:
-            return g - c.exp(y) * c.sum_keep(g, (d,))
-        out = np.exp(y)  # in place from here: one temporary instead of three
-        out *= -_rowsum(g, d)
-        out += g
-        return out
-
-
-def _softmax_input(x: Tensor, dim: Any, dtype: DType | None,
-                   name: str) -> tuple[Tensor, np.ndarray, int]:
-    """``x`` (cast to ``dtype``), its data and the softmax dim, with torch's checks."""
-    if dtype is not None:
-        x = x.to(dtype)
-    data = c.unary_data(x, name)
-    if dim is None:
-        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
-    if x.dtype._cat != 2:
-        raise NotImplementedError(f'"{name}_lastdim_kernel_impl" not implemented for '
-                                  f"'{_scalar_name(x.dtype)}'")
-    return x, data, norm_dim(dim, x.ndim)
-
-
-def _softmax_result(cls: type[Node], x: Tensor, y: np.ndarray, d: int) -> Tensor:
-    """The output of softmax/log_softmax, its node saving it (both backwards read y)."""
-    node = node_for(cls, x)
-    out = make(y, x.dtype, node)
-    if node is not None:
-        node._saved["dim"] = d
-        node.save_output("result", out)
-    return out
-
-
-def _rowsum(a: np.ndarray, d: int) -> np.ndarray:
-    """``a.sum(d, keepdims=True)``; along the last axis of a float array as a BLAS
-    matrix-vector product (several times faster than numpy's reduction there)."""
-    if d == a.ndim - 1 and a.dtype.kind == "f" and a.flags.c_contiguous and a.size:
-        n = a.shape[-1]
-        return (a.reshape(-1, n) @ np.ones(n, dtype=a.dtype)).reshape(a.shape[:-1] + (1,))
-    return a.sum(axis=d, keepdims=True)
-
-
-def _lastdim_rows(data: np.ndarray, d: int) -> np.ndarray | None:
-    """``data`` as (rows, n) when torch's last-dim softmax kernel applies and the tensor is
-    small enough to replay its arithmetic here (float32/float64 over the last dim)."""
-    if (d == data.ndim - 1 and data.dtype.kind == "f" and data.dtype.itemsize >= 4
-            and 0 < data.size < GRAIN_SIZE):
-        return data.reshape(-1, data.shape[-1])
-    return None
-
-
-def _rounded(fn: Any, a: np.ndarray) -> np.ndarray:
-    """``fn`` in double rounded to float32 (torch's float32 exp/log agree 98-99% of the time)."""
-    return fn(a.astype(np.float64)).astype(a.dtype) if a.dtype.itemsize == 4 else fn(a)
-
-
-def _log_softmax_data(data: np.ndarray, d: int) -> np.ndarray:
-    """log_softmax along ``d``, adding up as torch does where its kernel can be replayed."""
-    if not data.ndim or not data.size:
-        return data - data
-    rows = _lastdim_rows(data, d)
-    if rows is not None:  # torch: (x - max) - log(sum(exp(x - max))), its order of additions
-        t = rows - rows.max(axis=1, keepdims=True)
-        ls = _rounded(np.log, vec_sum_rows(_rounded(np.exp, t)))
-        return (t - ls[:, None]).reshape(data.shape)
-    m = data.max(axis=d, keepdims=True)
-    # always shift by the max, as torch: without it log(sum(exp)) loses the precision of
-    # log-probabilities near 0 (log_softmax([-2, 5]) was off by 2e-4 relative)
-    out = data - m
-    out -= np.log(_rowsum(np.exp(out), d))
-    return out
-
-
-def softmax(x: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
-    """exp(x) / sum(exp(x)) along ``dim``."""
-    x, data, d = _softmax_input(x, dim, dtype, "softmax")
-    rows = _lastdim_rows(data, d) if data.ndim else None
-    if rows is not None:  # torch: exp(x - max) * (1 / sum), its order of additions
-        e = _rounded(np.exp, rows - rows.max(axis=1, keepdims=True))
-        y = (e * (data.dtype.type(1) / vec_sum_rows(e))[:, None]).reshape(data.shape)
-    elif data.ndim:
-        e = np.exp(data - data.max(axis=d, keepdims=True))
-        y = e / e.sum(axis=d, keepdims=True)
-    else:
-        y = np.ones_like(data)
-    return _softmax_result(SoftmaxBackward0, x, y, d)
-
-
-def log_softmax(x: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
-    """x - log(sum(exp(x))) along ``dim``."""
-    x, data, d = _softmax_input(x, dim, dtype, "log_softmax")
-    return _softmax_result(LogSoftmaxBackward0, x, _log_softmax_data(data, d), d)
-
-
-class LogsumexpBackward0(Node):
-    """y = log(sum(exp(x)));  dx = g * exp(x - y)"""
-
-    saved_names = ("self", "dim", "keepdim", "result")
-
-    def backward(self, g: Any) -> Any:
-        x, y = self.saved("self"), self.saved("result")
-        g, y = _unreduce(self._saved["keepdim"], x.shape, self._saved["dim"], g, y)
-        return g * c.exp(x - y)
-
-
-def logsumexp(x: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
-    """log(sum(exp(x))) over ``dim``, shifted by the max for stability."""
-    data = c.unary_data(x, "logsumexp")
-    dims = norm_dims(dim, data.ndim)
-    ax = dims if data.ndim else ()  # numpy has no axis 0 on a 0-d array
-    m = data.max(axis=ax, keepdims=True) if data.size else data
-    m = np.where(np.isfinite(m), m, 0)
-    r = np.log(np.exp(data - m).sum(axis=ax, keepdims=True)) + m
-    if not keepdim:
-        r = r.squeeze(ax)
-    dt = c.float_dtype(x)
-    node = node_for(LogsumexpBackward0, x)
-    out = make(r, dt, node)
-    if node is not None:
-        node.save("self", x)
-        node._saved.update(dim=dims, keepdim=keepdim)
         node.save_output("result", out)
     return out
 
@@ -663,11 +513,11 @@ class LinalgVectorNormBackward0(Node):
         if p == 1:
             return g * c.sign(x)
         if p == 2:
-            return c.where(y == 0, 0.0, g * x / y)
+            return choose(y == 0, 0.0, g * x / y)
         if p == float("inf") or p == float("-inf"):
             mask = (c.absolute(x) == y) * 1.0
             return g * c.sign(x) * mask / c.sum_keep(mask, dims)
-        scale = c.where(y == 0, 0.0, g / y ** (p - 1))
+        scale = choose(y == 0, 0.0, g / y ** (p - 1))
         return scale * x * c.absolute(x) ** (p - 2)
 
 
@@ -708,8 +558,7 @@ def norm(x: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
         v = (a != 0).sum(axis=axes, keepdims=keepdim).astype(data.dtype)
     else:
         v = (a ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
-    node = node_for(LinalgVectorNormBackward0, x)
-    out = make(v, c.float_dtype(x), node)
+    out, node = record(LinalgVectorNormBackward0, v, c.float_dtype(x), x)
     if node is not None:
         node._saved.update(ord=p, dim=dims, keepdim=keepdim)
         node.save("self", x)

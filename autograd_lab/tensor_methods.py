@@ -1,24 +1,35 @@
-"""Tensor methods and operators, each forwarding to the op that implements it."""
+"""Tensor methods and operators, each forwarding to the op that implements it, and
+``Tensor.backward`` (to the engine).
+
+``tensor.py`` defines the data structure; the methods that are operations live here, above
+``ops`` and ``engine``, and are set onto the class when the package is imported (``METHODS``
+below is the whole list: method name -> the function that implements it).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .._dtype import ALL, bool_, dtype, float16, float32, float64, int8, int16, int32, int64, uint8
-from ..factories import _filled, device, tensor
-from ..tensor import Tensor
-from . import activation as A
-from . import binary as B
-from . import composite as K
-from . import gather as G
-from . import inplace as I
-from . import linalg as L
-from . import matrix as X
-from . import movement as M
-from . import reduce as R
-from . import sorting as S
-from . import unary as U
-from .common import OperandTypeError, make, numpy_aliases
+from . import random
+from ._dtype import ALL, bool_, dtype, float16, float32, float64, int8, int16, int32, int64, uint8
+from .engine import backward as _engine_backward
+from .factories import _filled, device, tensor
+from .ops import activation as A
+from .ops import arithmetic as Ar
+from .ops import comparison as Cm
+from .ops import elementwise as E
+from .ops import indexing as Ix
+from .ops import inplace as I
+from .ops import join_split as J
+from .ops import linalg as L
+from .ops import matrix as X
+from .ops import reductions as R
+from .ops import softmax_family as Sm
+from .ops import sorting as S
+from .ops import views as V
+from .ops.common import OperandTypeError, numpy_aliases
+from .ops.record import make
+from .tensor import Tensor
 
 
 def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
@@ -32,7 +43,7 @@ def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             dt = a.dtype
         else:
             device(a)  # validates it (only the CPU exists)
-    return M.to_dtype(self, dt or self.dtype, copy)
+    return V.to_dtype(self, dt or self.dtype, copy)
 
 
 def _type(self: Tensor, dt: Any = None) -> Any:
@@ -42,18 +53,18 @@ def _type(self: Tensor, dt: Any = None) -> Any:
     if isinstance(dt, str):
         by_name = {d._tensor_type: d for d in ALL}
         dt = by_name[dt.split(".")[-1]]
-    return M.to_dtype(self, dt)
+    return V.to_dtype(self, dt)
 
 
 def _type_as(self: Tensor, other: Tensor) -> Tensor:
-    return M.to_dtype(self, other.dtype)
+    return V.to_dtype(self, other.dtype)
 
 
 def _cast(dt: dtype) -> Any:
     """The method ``t.float()``, ``t.long()`` ... for ``dt``."""
 
     def method(self: Tensor, memory_format: Any = None) -> Tensor:
-        return M.to_dtype(self, dt)
+        return V.to_dtype(self, dt)
 
     return method
 
@@ -61,11 +72,11 @@ def _cast(dt: dtype) -> Any:
 # ---- reflected operators (``2 ** t``, ``1 / t`` ...) ----------------------------------------
 
 def _rpow(self: Tensor, other: Any) -> Tensor:
-    return B.pow(other, self)
+    return Ar.pow(other, self)
 
 
 def _rtruediv(self: Tensor, other: Any) -> Tensor:
-    return B.true_divide_reverse(self, other)
+    return E.true_divide_reverse(self, other)
 
 
 def _rmatmul(self: Tensor, other: Any) -> Tensor:
@@ -73,11 +84,11 @@ def _rmatmul(self: Tensor, other: Any) -> Tensor:
 
 
 def _rfloordiv(self: Tensor, other: Any) -> Tensor:
-    return B.floor_divide(other, self)
+    return Ar.floor_divide(other, self)
 
 
 def _rmod(self: Tensor, other: Any) -> Tensor:
-    return B.remainder(other, self)
+    return Ar.remainder(other, self)
 
 
 def _operator(fn: Any) -> Any:
@@ -119,33 +130,35 @@ def _iunary(fn: Any) -> Any:
 def _scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
               reduce: str | None = None) -> Tensor:
     s = value if src is None else src
-    return I.apply_inplace(self, lambda x: G.scatter(x, dim, index, s, reduce=reduce), s)
+    return I.apply_inplace(self, lambda x: Ix.scatter(x, dim, index, s, reduce=reduce), s)
 
 
 def _scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_add_(): argument 'src' (position 3) must be Tensor, not "
                         f"{type(src).__name__}")
-    return I.apply_inplace(self, lambda x: G.scatter_add(x, dim, index, src), src)
+    return I.apply_inplace(self, lambda x: Ix.scatter_add(x, dim, index, src), src)
 
 
 def _uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
-    from ..random import uniform_  # random builds on the factories, not on ops
-
-    return uniform_(self, a, b, generator=generator)
+    return random.uniform_(self, a, b, generator=generator)
 
 
 def _normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
              generator: Any = None) -> Tensor:
-    from ..random import normal_
+    return random.normal_(self, mean, std, generator=generator)
 
-    return normal_(self, mean, std, generator=generator)
+
+def _backward(self: Tensor, gradient: Tensor | None = None, retain_graph: bool | None = None,
+              create_graph: bool = False, inputs: Any = None) -> None:
+    """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (``engine.backward``)."""
+    _engine_backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
 # ---- methods whose signature differs from the op's ------------------------------------------
 
 def _where(self: Tensor, condition: Any, other: Any) -> Tensor:
-    return B.where(condition, self, other)
+    return Cm.where(condition, self, other)
 
 
 def _max(self: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
@@ -167,11 +180,11 @@ def _any(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 
 
 def _view_as(self: Tensor, other: Tensor) -> Tensor:
-    return M.view(self, other.shape)
+    return V.view(self, other.shape)
 
 
 def _reshape_as(self: Tensor, other: Tensor) -> Tensor:
-    return M.reshape(self, other.shape)
+    return V.reshape(self, other.shape)
 
 
 def _new(value: int) -> Any:
@@ -196,55 +209,55 @@ def _new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool 
 
 METHODS: dict[str, Any] = {
     # arithmetic
-    "add": B.add, "sub": B.sub, "subtract": B.sub, "mul": B.mul, "multiply": B.mul,
-    "div": B.div, "divide": B.div, "true_divide": B.div, "pow": B.pow, "neg": U.neg,
-    "negative": U.neg, "maximum": B.maximum, "minimum": B.minimum, "floor_divide": B.floor_divide,
-    "remainder": B.remainder,
-    "__add__": B.add, "__radd__": B.add, "__sub__": B.sub, "__rsub__": B.rsub,
-    "__mul__": B.mul, "__rmul__": B.mul, "__truediv__": B.div, "__rtruediv__": _rtruediv,
-    "__pow__": B.pow, "__rpow__": _rpow, "__neg__": U.neg, "__abs__": U.abs,
-    "__matmul__": L.matmul, "__rmatmul__": _rmatmul, "__floordiv__": B.floor_divide,
-    "__mod__": B.remainder, "__rfloordiv__": _rfloordiv, "__rmod__": _rmod,
+    "add": Ar.add, "sub": Ar.sub, "subtract": Ar.sub, "mul": Ar.mul, "multiply": Ar.mul,
+    "div": Ar.div, "divide": Ar.div, "true_divide": Ar.div, "pow": Ar.pow, "neg": E.neg,
+    "negative": E.neg, "maximum": Ar.maximum, "minimum": Ar.minimum,
+    "floor_divide": Ar.floor_divide, "remainder": Ar.remainder,
+    "__add__": Ar.add, "__radd__": Ar.add, "__sub__": Ar.sub, "__rsub__": Ar.rsub,
+    "__mul__": Ar.mul, "__rmul__": Ar.mul, "__truediv__": Ar.div, "__rtruediv__": _rtruediv,
+    "__pow__": Ar.pow, "__rpow__": _rpow, "__neg__": E.neg, "__abs__": E.abs,
+    "__matmul__": L.matmul, "__rmatmul__": _rmatmul, "__floordiv__": Ar.floor_divide,
+    "__mod__": Ar.remainder, "__rfloordiv__": _rfloordiv, "__rmod__": _rmod,
     # comparison and logic
-    "__eq__": B.eq, "__ne__": B.ne, "__lt__": B.lt, "__le__": B.le, "__gt__": B.gt,
-    "__ge__": B.ge, "eq": B.eq, "ne": B.ne, "lt": B.lt, "le": B.le, "gt": B.gt, "ge": B.ge,
-    "__and__": B.bitwise_and, "__or__": B.bitwise_or, "__xor__": B.bitwise_xor,
-    "__rand__": B.bitwise_and, "__ror__": B.bitwise_or, "__rxor__": B.bitwise_xor,
-    "__invert__": B.invert, "bitwise_and": B.bitwise_and, "bitwise_or": B.bitwise_or,
-    "bitwise_xor": B.bitwise_xor, "bitwise_not": B.bitwise_not, "where": _where,
-    "logical_not": B.logical_not, "logical_and": B.logical_and, "logical_or": B.logical_or,
-    "logical_xor": B.logical_xor, "isnan": B.isnan, "isinf": B.isinf, "isfinite": B.isfinite,
-    "isclose": B.isclose, "allclose": B.allclose, "equal": B.equal,
+    "__eq__": Cm.eq, "__ne__": Cm.ne, "__lt__": Cm.lt, "__le__": Cm.le, "__gt__": Cm.gt,
+    "__ge__": Cm.ge, "eq": Cm.eq, "ne": Cm.ne, "lt": Cm.lt, "le": Cm.le, "gt": Cm.gt, "ge": Cm.ge,
+    "__and__": Cm.bitwise_and, "__or__": Cm.bitwise_or, "__xor__": Cm.bitwise_xor,
+    "__rand__": Cm.bitwise_and, "__ror__": Cm.bitwise_or, "__rxor__": Cm.bitwise_xor,
+    "__invert__": Cm.invert, "bitwise_and": Cm.bitwise_and, "bitwise_or": Cm.bitwise_or,
+    "bitwise_xor": Cm.bitwise_xor, "bitwise_not": Cm.bitwise_not, "where": _where,
+    "logical_not": Cm.logical_not, "logical_and": Cm.logical_and, "logical_or": Cm.logical_or,
+    "logical_xor": Cm.logical_xor, "isnan": Cm.isnan, "isinf": Cm.isinf, "isfinite": Cm.isfinite,
+    "isclose": Cm.isclose, "allclose": Cm.allclose, "equal": Cm.equal,
     # unary
-    "exp": U.exp, "log": U.log, "log2": U.log2, "log1p": U.log1p, "expm1": U.expm1,
-    "sin": U.sin, "cos": U.cos, "tan": U.tan, "tanh": U.tanh, "sigmoid": U.sigmoid,
-    "relu": U.relu, "abs": U.abs, "sqrt": U.sqrt, "rsqrt": U.rsqrt, "reciprocal": U.reciprocal,
-    "sign": U.sign, "square": U.square, "clamp": U.clamp, "clip": U.clamp,
-    "clamp_min": U.clamp_min, "clamp_max": U.clamp_max, "exp2": U.exp2, "log10": U.log10,
-    "sinh": U.sinh, "cosh": U.cosh, "asin": U.asin, "acos": U.acos, "atan": U.atan,
-    "arcsin": U.asin, "arccos": U.acos, "arctan": U.atan, "erf": A.erf,
-    "floor": U.floor, "ceil": U.ceil, "round": U.round, "trunc": U.trunc, "fix": U.trunc,
+    "exp": E.exp, "log": E.log, "log2": E.log2, "log1p": E.log1p, "expm1": E.expm1,
+    "sin": E.sin, "cos": E.cos, "tan": E.tan, "tanh": E.tanh, "sigmoid": E.sigmoid,
+    "relu": E.relu, "abs": E.abs, "sqrt": E.sqrt, "rsqrt": E.rsqrt, "reciprocal": E.reciprocal,
+    "sign": E.sign, "square": E.square, "clamp": E.clamp, "clip": E.clamp,
+    "clamp_min": E.clamp_min, "clamp_max": E.clamp_max, "exp2": E.exp2, "log10": E.log10,
+    "sinh": E.sinh, "cosh": E.cosh, "asin": E.asin, "acos": E.acos, "atan": E.atan,
+    "arcsin": E.asin, "arccos": E.acos, "arctan": E.atan, "erf": A.erf,
+    "floor": E.floor, "ceil": E.ceil, "round": E.round, "trunc": E.trunc, "fix": E.trunc,
     # reductions
     "sum": R.sum, "mean": R.mean, "max": _max, "min": _min, "amax": R.amax, "amin": R.amin,
     "argmax": R.argmax, "argmin": R.argmin, "var": R.var, "std": R.std, "prod": R.prod,
-    "softmax": R.softmax, "log_softmax": R.log_softmax, "logsumexp": R.logsumexp,
+    "softmax": Sm.softmax, "log_softmax": Sm.log_softmax, "logsumexp": Sm.logsumexp,
     "all": _all, "any": _any, "norm": R.norm, "cumsum": X.cumsum,
     # linear algebra and matrix structure
     "matmul": L.matmul, "mm": L.mm, "mv": L.mv, "dot": L.dot, "bmm": L.bmm, "trace": L.trace,
     "outer": L.outer, "tril": X.tril, "triu": X.triu, "diag": X.diag, "diagonal": X.diagonal,
     # movement
-    "view": M.view, "reshape": M.reshape, "view_as": _view_as, "reshape_as": _reshape_as,
-    "flatten": M.flatten, "unflatten": M.unflatten, "permute": M.permute,
-    "transpose": M.transpose, "swapaxes": M.transpose, "t": M.t, "unsqueeze": M.unsqueeze,
-    "squeeze": M.squeeze, "expand": M.expand, "expand_as": M.expand_as, "clone": M.clone,
-    "contiguous": M.contiguous, "flip": M.flip, "narrow": M.narrow, "select": M.select,
-    "repeat": M.repeat, "unbind": M.unbind, "split": M.split, "chunk": M.chunk,
-    "tile": K.tile, "repeat_interleave": K.repeat_interleave,
-    "__getitem__": M.getitem, "__setitem__": I.setitem,
+    "view": V.view, "reshape": V.reshape, "view_as": _view_as, "reshape_as": _reshape_as,
+    "flatten": V.flatten, "unflatten": V.unflatten, "permute": V.permute,
+    "transpose": V.transpose, "swapaxes": V.transpose, "t": V.t, "unsqueeze": V.unsqueeze,
+    "squeeze": V.squeeze, "expand": V.expand, "expand_as": V.expand_as, "clone": V.clone,
+    "contiguous": V.contiguous, "flip": V.flip, "narrow": V.narrow, "select": V.select,
+    "repeat": J.repeat, "unbind": J.unbind, "split": J.split, "chunk": J.chunk,
+    "tile": J.tile, "repeat_interleave": J.repeat_interleave,
+    "__getitem__": Ix.getitem, "__setitem__": I.setitem,
     # indexing, sorting
-    "gather": G.gather, "scatter": G.scatter, "scatter_add": G.scatter_add,
-    "index_select": G.index_select, "nonzero": G.nonzero, "count_nonzero": G.count_nonzero,
-    "masked_fill": G.masked_fill, "sort": S.sort, "argsort": S.argsort, "topk": S.topk,
+    "gather": Ix.gather, "scatter": Ix.scatter, "scatter_add": Ix.scatter_add,
+    "index_select": Ix.index_select, "nonzero": Ix.nonzero, "count_nonzero": Ix.count_nonzero,
+    "masked_fill": Ix.masked_fill, "sort": S.sort, "argsort": S.argsort, "topk": S.topk,
     # dtype
     "to": _to, "type": _type, "type_as": _type_as, "float": _cast(float32),
     "double": _cast(float64), "half": _cast(float16), "long": _cast(int64), "int": _cast(int32),
@@ -253,20 +266,22 @@ METHODS: dict[str, Any] = {
     "new_zeros": _new(0), "new_ones": _new(1), "new_empty": _new(0), "new_full": _new_full,
     "new_tensor": _new_tensor,
     # in-place
-    "add_": _iop(B.add), "sub_": _iop(B.sub), "mul_": _iop(B.mul), "div_": _iop(B.div),
-    "pow_": _iop(B.pow), "__iadd__": _iop(B.add), "__isub__": _iop(B.sub),
-    "__imul__": _iop(B.mul), "__itruediv__": _iop(B.div), "__ipow__": _iop(B.pow),
-    "neg_": _iunary(U.neg), "exp_": _iunary(U.exp), "log_": _iunary(U.log),
-    "sin_": _iunary(U.sin), "cos_": _iunary(U.cos), "tanh_": _iunary(U.tanh),
-    "sigmoid_": _iunary(U.sigmoid), "relu_": _iunary(U.relu), "abs_": _iunary(U.abs),
-    "sqrt_": _iunary(U.sqrt), "square_": _iunary(U.square), "clamp_": _iunary(U.clamp),
-    "clip_": _iunary(U.clamp), "clamp_min_": _iunary(U.clamp_min),
-    "clamp_max_": _iunary(U.clamp_max), "floor_": _iunary(U.floor), "ceil_": _iunary(U.ceil),
-    "round_": _iunary(U.round), "trunc_": _iunary(U.trunc), "tril_": _iunary(X.tril),
+    "add_": _iop(Ar.add), "sub_": _iop(Ar.sub), "mul_": _iop(Ar.mul), "div_": _iop(Ar.div),
+    "pow_": _iop(Ar.pow), "__iadd__": _iop(Ar.add), "__isub__": _iop(Ar.sub),
+    "__imul__": _iop(Ar.mul), "__itruediv__": _iop(Ar.div), "__ipow__": _iop(Ar.pow),
+    "neg_": _iunary(E.neg), "exp_": _iunary(E.exp), "log_": _iunary(E.log),
+    "sin_": _iunary(E.sin), "cos_": _iunary(E.cos), "tanh_": _iunary(E.tanh),
+    "sigmoid_": _iunary(E.sigmoid), "relu_": _iunary(E.relu), "abs_": _iunary(E.abs),
+    "sqrt_": _iunary(E.sqrt), "square_": _iunary(E.square), "clamp_": _iunary(E.clamp),
+    "clip_": _iunary(E.clamp), "clamp_min_": _iunary(E.clamp_min),
+    "clamp_max_": _iunary(E.clamp_max), "floor_": _iunary(E.floor), "ceil_": _iunary(E.ceil),
+    "round_": _iunary(E.round), "trunc_": _iunary(E.trunc), "tril_": _iunary(X.tril),
     "triu_": _iunary(X.triu), "cumsum_": _iunary(X.cumsum), "scatter_": _scatter_,
-    "scatter_add_": _scatter_add_, "masked_fill_": G.masked_fill_,
+    "scatter_add_": _scatter_add_, "masked_fill_": I.masked_fill_,
     "zero_": I.zero_, "fill_": I.fill_, "copy_": I.copy_,
     "uniform_": _uniform_, "normal_": _normal_,
+    # autograd
+    "backward": _backward,
 }
 
 # torch reads numpy's ``axis``/``keepdims`` as ``dim``/``keepdim``
@@ -287,5 +302,5 @@ for _name, _fn in METHODS.items():
     setattr(Tensor, _name, _fn)
 
 
-Tensor.T = property(M.T)  # type: ignore[attr-defined]
-Tensor.mT = property(M.mT)  # type: ignore[attr-defined]
+Tensor.T = property(V.T)  # type: ignore[attr-defined]
+Tensor.mT = property(V.mT)  # type: ignore[attr-defined]

@@ -1,44 +1,33 @@
-"""Elementwise functions of two operands (tensors or Python numbers), with broadcasting.
+"""Arithmetic on two operands (tensors or Python numbers), with broadcasting: add, sub,
+mul, div, floor_divide, remainder, pow, maximum, minimum; and a tensor times or over a
+number recorded as a node of its own (``mul_scalar``, ``div_scalar``).
 
-Each backward returns one gradient per edge; ``reduce`` sums a gradient back to
-its input's shape when the forward broadcast it. Comparisons and logical ops
-(no gradient) close the module.
+Each backward returns one gradient per edge; ``BinaryNode.reduce`` sums a gradient back
+to its input's shape when the forward broadcast it, and casts it back when it promoted.
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from .._dtype import bool_, get_default_dtype, int64
-from .._messages import scalar_name
-from ..anomaly_mode import ANOMALY, record_forward_trace
+from .._dtype import bool_, get_default_dtype
+from .._messages import broadcast_error
 from . import common as c
-from .common import (
-    _NO_EDGE,
-    STATE,
-    Node,
-    Tensor,
-    _edge,
-    _new_node,
-    _seq,
-    binary_args,
-    broadcast_error,
-    make,
-    node_for,
-    sum_to,
-)
+from .common import BinaryNode, Node, Tensor, _with_scalar, binary_args, unary_data
+from .comparison import choose
+from .record import binary_fast, make, node_for, record
 
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
 
-def _shape(x: Any) -> tuple:
-    return x._data.shape if isinstance(x, Tensor) else ()
 
 
 def _binary(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> tuple[Tensor, Node | None]:
     if type(x) is Tensor and (type(y) is float or (type(y) is Tensor and y.dtype is x.dtype)):
-        return _binary_fast(cls, fn, x, y)
+        return binary_fast(cls, fn, x, y)
     a, b, dt = binary_args(x, y, name)
     try:
         data = fn(a, b)
@@ -46,8 +35,7 @@ def _binary(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> tuple[Tensor
         raise broadcast_error(np.shape(a), np.shape(b)) from None
     except OverflowError:  # torch casts an out-of-range Python int to the dtype: it wraps
         data = fn(*(np.array(v).astype(dt.np) if type(v) is int else v for v in (a, b)))
-    node = node_for(cls, x, y)
-    out = make(data, dt, node)
+    out, node = record(cls, data, dt, x, y)
     if node is not None:
         # Keep only what backward needs to undo: broadcasting, and dtype promotion.
         shape = out._data.shape
@@ -59,56 +47,6 @@ def _binary(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> tuple[Tensor
         if dx is not dt or dy is not dt:
             node.casts = (dx, dy)
     return out, node
-
-
-def _binary_fast(cls: type[Node], fn: Any, x: Tensor, y: Any) -> tuple[Tensor, Node | None]:
-    """The common case -- a tensor with a Python float, or two tensors of one dtype --
-    with the general path's steps inlined (this runs for every scalar op of a training loop)."""
-    a, dt = x._data, x.dtype
-    ty = type(y) is Tensor
-    b = y._data if ty else y
-    if not ty and dt._cat != 2:
-        dt = get_default_dtype()
-    try:
-        if a.ndim == 0 and (not ty or b.ndim == 0):
-            data = fn(a[()], b[()] if ty else b)  # numpy scalar math is ~8x faster than 0-d
-        else:
-            data = fn(a, b)
-    except ValueError:
-        raise broadcast_error(a.shape, b.shape) from None
-    if STATE.enabled and (x._rg or (ty and y._rg)):
-        node = _new_node(cls)
-        node.next_functions = (_edge(x), _edge(y) if ty else _NO_EDGE)
-        node._saved = {}
-        node._seq = next(_seq)
-        if ANOMALY.enabled:
-            record_forward_trace(node)
-        out = make(data, dt, node)
-        if ty and (a.shape != b.shape or a.shape != out._data.shape):
-            node.shapes = (a.shape, b.shape)
-        elif not ty and a.shape != out._data.shape:
-            node.shapes = (a.shape, out._data.shape)
-        if dt is not x.dtype:
-            node.casts = (x.dtype, dt)
-        return out, node
-    return make(data, dt, None), None
-
-
-class BinaryNode(Node):
-    """A two-input node: ``reduce(i, g)`` gives input i's gradient its shape and dtype back."""
-
-    shapes: tuple | None = None  # input shapes, kept only when the forward broadcast
-    casts: tuple | None = None  # input dtypes, kept only when the forward promoted
-
-    def reduce(self, i: int, g: Any) -> Any:
-        """Input ``i``'s gradient: ``g`` summed back to its shape, in its dtype."""
-        if self.shapes is not None:
-            g = sum_to(g, self.shapes[i])
-        return g if self.casts is None else c.cast(g, self.casts[i])
-
-    def needs(self, i: int) -> bool:
-        """Whether input ``i`` wants a gradient (it has an edge)."""
-        return self.next_functions[i][0] is not None
 
 
 class AddBackward0(BinaryNode):
@@ -204,8 +142,7 @@ def rsub(x: Tensor, other: Any, *, alpha: float = 1) -> Tensor:
             node._saved["alpha"] = alpha
         return out
     a, b, dt = binary_args(x, other, "rsub")
-    node = node_for(RsubBackward1, x)
-    out = make(b - alpha * a if alpha != 1 else b - a, dt, node)
+    out, node = record(RsubBackward1, b - alpha * a if alpha != 1 else b - a, dt, x)
     if node is not None:
         node._saved["alpha"] = alpha
     return out
@@ -362,11 +299,10 @@ def remainder(x: Any, y: Any) -> Tensor:
     if dt._cat != 2:
         return make(data, dt, None)
     if not isinstance(x, Tensor):
-        return make(data, dt, node_for(RemainderScalarSelfBackward, y))
+        return record(RemainderScalarSelfBackward, data, dt, y)[0]
     if not isinstance(y, Tensor):
-        return make(data, dt, node_for(RemainderBackward0, x))
-    node = node_for(RemainderBackward1, x, y)
-    out = make(data, dt, node)
+        return record(RemainderBackward0, data, dt, x)[0]
+    out, node = record(RemainderBackward1, data, dt, x, y)
     if node is not None:
         if x._data.shape != data.shape or y._data.shape != data.shape:
             node.shapes = (x._data.shape, y._data.shape)
@@ -375,13 +311,6 @@ def remainder(x: Any, y: Any) -> Tensor:
         node.save("self", x)
         node.save("other", y)
     return out
-
-
-def true_divide_reverse(x: Tensor, other: Any) -> Tensor:
-    """``other / x`` for a number ``other``: ``reciprocal(x) * other``, as torch builds it."""
-    from .unary import reciprocal
-
-    return mul(reciprocal(x), other)
 
 
 def _power(a: Any, b: Any) -> Any:
@@ -404,11 +333,11 @@ class PowBackward1(BinaryNode):
             x, y = c.cast(x, self.out_dtype), c.cast(y, self.out_dtype)
         gx = gy = None
         if self.needs(0):  # torch: 0 where the exponent is 0 (no 0 * inf at x == 0)
-            gx = self.reduce(0, c.where(y == 0, 0.0, g * y * x ** (y - 1)))
+            gx = self.reduce(0, choose(y == 0, 0.0, g * y * x ** (y - 1)))
         if self.needs(1):
             z = self.saved("result")
             # torch defines d/dy x^y = 0 where x == 0 and y >= 0
-            gy = self.reduce(1, c.where((x == 0) & (y >= 0), 0.0, g * z * c.log(x)))
+            gy = self.reduce(1, choose((x == 0) & (y >= 0), 0.0, g * z * c.log(x)))
         return gx, gy
 
 
@@ -422,20 +351,17 @@ class PowBackward2(Node):
         z = self.saved("result")
         if s == 0:
             y = self.saved("exponent")
-            return c.where(y >= 0, 0.0, g * z * float(np.log(s)))
+            return choose(y >= 0, 0.0, g * z * float(np.log(s)))
         return g * z * float(np.log(s))
 
 
 def pow(x: Any, y: Any) -> Tensor:  # noqa: A001
     """x ** y, for tensors and numbers on either side."""
-    from .unary import pow_scalar  # unary imports this module
-
     if isinstance(x, Tensor) and not isinstance(y, Tensor):
         return pow_scalar(x, y)
     if not isinstance(x, Tensor):  # number ** tensor
         a, b, dt = binary_args(x, y, "pow")
-        node = node_for(PowBackward2, y)
-        out = make(np.power(a, b if dt._cat < 2 else b.astype(dt.np)), dt, node)
+        out, node = record(PowBackward2, np.power(a, b if dt._cat < 2 else b.astype(dt.np)), dt, y)
         if node is not None:
             node._saved["self"] = x
             node.save("exponent", y)
@@ -449,6 +375,57 @@ def pow(x: Any, y: Any) -> Tensor:  # noqa: A001
         node.save("self", x)
         node.save("exponent", y)
         node.save_output("result", out)
+    return out
+
+
+class PowBackward0(Node):
+    """y = x^p (p a number);  dx = g * p * x^(p-1)"""
+
+    saved_names = ("self", "exponent")
+
+    def backward(self, g: Any) -> Any:
+        p = self.saved("exponent")
+        if p == 0:
+            return c.zeros_like_data(g)
+        x = self.saved("self")
+        if isinstance(x, Tensor):  # torch's graph: grad * (p * x.pow(p - 1)), a MulBackward1
+            return g * mul_scalar(x ** (p - 1), p)
+        # torch: grad * (p * x.pow(p - 1)), that pow computed as the forward computes it
+        return g * (p * (_pow_data(x, p - 1) if x.dtype is _F32 else x ** (p - 1)))
+
+
+def _pow_data(a: np.ndarray, p: Any) -> np.ndarray:
+    """float32 ``a ** p`` as torch computes it: products for small integer powers,
+    (r)sqrt for halves, otherwise a pow rounded once (here: from double)."""
+    if type(p) is bool or not isinstance(p, (int, float)):
+        return np.power(a, p)
+    if p == 2:
+        return a * a
+    if p == 3:
+        return a * a * a
+    if p == 0.5:
+        return np.sqrt(a)
+    if p == -0.5:
+        return 1 / np.sqrt(a)
+    if p == -1:
+        return 1 / a
+    if p == -2:
+        return 1 / (a * a)
+    return np.power(a.astype(_F64), p).astype(_F32)
+
+
+def pow_scalar(x: Tensor, p: float) -> Tensor:
+    """x ** p for a Python number p."""
+    data = unary_data(x, "pow")
+    c._check_scalar(p, "pow")
+    dt = _with_scalar(x.dtype, p)
+    if x.dtype._cat == 1 and isinstance(p, int) and p < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    out, node = record(
+        PowBackward0, _pow_data(data, p) if data.dtype is _F32 else np.power(data, p), dt, x)
+    if node is not None:
+        node.save("self", x)
+        node._saved["exponent"] = p
     return out
 
 
@@ -495,88 +472,6 @@ def minimum(x: Tensor, y: Tensor) -> Tensor:
     return _minmax(MinimumBackward0, np.minimum, x, y, "minimum")
 
 
-class ClampBackward0(Node):
-    """y = clamp(x, min, max) with tensor bounds;  dx = g where min <= x <= max,
-    dmin = g where x < min (< max),  dmax = g where x > max (or max < min)"""
-
-    saved_names = ("self", "min", "max")
-
-    def backward(self, g: Any) -> tuple:
-        x = self.saved("self")
-        lo, hi = self.saved("min"), self.saved("max")
-        nf = self.next_functions
-        mask = True
-        if lo is not None:
-            mask = x >= lo
-        if hi is not None:
-            mask = (x <= hi) if mask is True else mask & (x <= hi)
-        glo = ghi = None
-        if nf[1][0] is not None:
-            m = x < lo if hi is None else (x < lo) & (lo < hi)
-            glo = sum_to(g * m, self.shapes[1])
-        if nf[2][0] is not None:
-            m = x > hi if lo is None else (x > hi) | (hi < lo)
-            ghi = sum_to(g * m, self.shapes[2])
-        return sum_to(g * mask, self.shapes[0]), glo, ghi
-
-
-def clamp_tensor(x: Tensor, lo: Any, hi: Any) -> Tensor:
-    """``clamp`` with tensor bounds (each bound gets a gradient too)."""
-    data = x._data
-    if lo is not None:
-        data = np.maximum(data, c.to_array(lo))
-    if hi is not None:
-        data = np.minimum(data, c.to_array(hi))
-    node = node_for(ClampBackward0, x, lo, hi)
-    out = make(data, x.dtype, node)
-    if node is not None:
-        node.shapes = (x._data.shape, _shape(lo), _shape(hi))
-        node.save("self", x)
-        _save_operand(node, "min", lo, True)
-        _save_operand(node, "max", hi, True)
-    return out
-
-
-class WhereBackward0(BinaryNode):
-    """z = where(cond, x, y);  dx = g where cond,  dy = g where not cond"""
-
-    saved_names = ("condition",)
-
-    def backward(self, g: Any) -> tuple:
-        cond = self.saved("condition")
-        return (self.reduce(0, c.where(cond, g, 0.0)) if self.needs(0) else None,
-                self.reduce(1, c.where(cond, 0.0, g)) if self.needs(1) else None)
-
-
-def where(condition: Any, x: Any = None, y: Any = None) -> Any:
-    """x where ``condition``, else y; without x and y: the indices where it holds."""
-    if x is None and y is None:
-        return tuple(make(i, int64, None) for i in np.nonzero(c.to_array(condition)))
-    cond = c.to_array(condition)
-    if isinstance(condition, Tensor) and condition.dtype is not bool_:
-        raise RuntimeError(
-            f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-            f"{scalar_name(condition.dtype)}"
-        )
-    if not isinstance(x, Tensor) and not isinstance(y, Tensor):  # two numbers
-        a, b, dt = x, y, c.result_type(x, y)
-    else:
-        a, b, dt = binary_args(x, y, "where")
-    try:
-        data = np.where(cond, a, b)
-    except ValueError:
-        raise broadcast_error(np.shape(cond), np.broadcast_shapes(np.shape(a), np.shape(b))) \
-            from None
-    node = node_for(WhereBackward0, x, y)
-    out = make(data, dt, node)
-    if node is not None:
-        node.shapes = (_shape(x), _shape(y))
-        if not isinstance(condition, Tensor):
-            condition = make(np.asarray(cond, dtype=bool), bool_, None)
-        node.save("condition", condition)
-    return out
-
-
 # ---- a tensor times or over a number, as a node of its own ----------------------------
 
 class MulBackward1(Node):
@@ -598,8 +493,7 @@ class DivBackward1(Node):
 
 
 def _scalar_op(cls: type[Node], x: Tensor, s: Any, fn: Any) -> Tensor:
-    node = node_for(cls, x)
-    out = make(fn(x._data, s), c.float_dtype(x), node)
+    out, node = record(cls, fn(x._data, s), c.float_dtype(x), x)
     if node is not None:
         node._saved["other"] = s
     return out
@@ -613,100 +507,3 @@ def mul_scalar(x: Tensor, s: float) -> Tensor:
 def div_scalar(x: Tensor, s: float) -> Tensor:
     """``x / s`` recorded as torch records it inside other ops (``DivBackward1``)."""
     return _scalar_op(DivBackward1, x, s, np.true_divide)
-
-
-# ---- comparisons and logic (no gradient) ---------------------------------------------------
-
-def _compare(fn: Any, x: Any, y: Any, name: str) -> Tensor:
-    a, b, _ = binary_args(x, y, name)
-    try:
-        return make(fn(a, b), bool_, None)
-    except ValueError:
-        raise broadcast_error(np.shape(a), np.shape(b)) from None
-
-
-def _bitwise(fn: Any, x: Any, y: Any, name: str) -> Tensor:
-    a, b, dt = binary_args(x, y, name)
-    if dt._cat == 2:
-        raise NotImplementedError(f'"{name}_cpu" not implemented for \'Float\'')
-    return make(fn(a, b), dt, None)
-
-
-def _elementwise(kind: Callable, fn: Any, name: str, doc: str) -> Callable[[Any, Any], Tensor]:
-    """The op ``name``: ``kind(fn, x, y, name)`` (``_compare`` or ``_bitwise``)."""
-
-    def op(x: Any, y: Any) -> Tensor:
-        return kind(fn, x, y, name)
-
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc
-    return op
-
-
-eq = _elementwise(_compare, np.equal, "eq", "x == y, elementwise (bool).")
-ne = _elementwise(_compare, np.not_equal, "ne", "x != y, elementwise (bool).")
-lt = _elementwise(_compare, np.less, "lt", "x < y, elementwise (bool).")
-le = _elementwise(_compare, np.less_equal, "le", "x <= y, elementwise (bool).")
-gt = _elementwise(_compare, np.greater, "gt", "x > y, elementwise (bool).")
-ge = _elementwise(_compare, np.greater_equal, "ge", "x >= y, elementwise (bool).")
-logical_and = _elementwise(_compare, np.logical_and, "logical_and", "x and y, as truth values.")
-logical_or = _elementwise(_compare, np.logical_or, "logical_or", "x or y, as truth values.")
-logical_xor = _elementwise(_compare, np.logical_xor, "logical_xor",
-                           "x xor y, as truth values.")
-bitwise_and = _elementwise(_bitwise, np.bitwise_and, "bitwise_and",
-                           "x & y (integer and bool tensors).")
-bitwise_or = _elementwise(_bitwise, np.bitwise_or, "bitwise_or",
-                          "x | y (integer and bool tensors).")
-bitwise_xor = _elementwise(_bitwise, np.bitwise_xor, "bitwise_xor",
-                           "x ^ y (integer and bool tensors).")
-
-
-def bitwise_not(x: Tensor) -> Tensor:
-    """~x (integer and bool tensors)."""
-    if x.dtype._cat == 2:
-        raise NotImplementedError("\"bitwise_not_cpu\" not implemented for 'Float'")
-    return make(np.invert(x._data), x.dtype, None)
-
-
-def invert(x: Tensor) -> Tensor:
-    """``~x``: bitwise not, for integer and bool tensors only."""
-    if x.dtype._cat == 2:
-        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
-                        "tensors")
-    return make(np.invert(x._data), x.dtype, None)
-
-
-def logical_not(x: Tensor) -> Tensor:
-    """not x, as truth values."""
-    return make(np.logical_not(x._data), bool_, None)
-
-
-def _predicate(fn: Any, name: str, doc: str) -> Callable[[Tensor], Tensor]:
-    def op(x: Tensor) -> Tensor:
-        return make(fn(c.unary_data(x, name)), bool_, None)
-
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc
-    return op
-
-
-isnan = _predicate(np.isnan, "isnan", "Where x is nan (bool).")
-isinf = _predicate(np.isinf, "isinf", "Where x is +inf or -inf (bool).")
-isfinite = _predicate(np.isfinite, "isfinite", "Where x is neither inf nor nan (bool).")
-
-
-def isclose(x: Tensor, y: Any, rtol: float = 1e-05, atol: float = 1e-08,
-            equal_nan: bool = False) -> Tensor:
-    """|x - y| <= atol + rtol * |y|, elementwise (bool)."""
-    return make(np.isclose(x._data, c.to_array(y), rtol, atol, equal_nan), bool_, None)
-
-
-def allclose(x: Tensor, y: Any, rtol: float = 1e-05, atol: float = 1e-08,
-             equal_nan: bool = False) -> bool:
-    """Whether ``isclose`` holds everywhere."""
-    return bool(np.allclose(x._data, c.to_array(y), rtol, atol, equal_nan))
-
-
-def equal(x: Tensor, y: Tensor) -> bool:
-    """Same shape and same elements."""
-    return x.shape == y.shape and bool(np.array_equal(x._data, y._data))

@@ -1,5 +1,5 @@
-"""Index-driven reads and writes: gather, scatter, index_select, embedding, masked_fill,
-one_hot, nonzero.
+"""Indexing: ``x[key]`` (basic and advanced), and the index-driven reads and writes
+gather, scatter, index_select, embedding, masked_fill, one_hot, nonzero.
 
 ``gather`` reads ``out[i][j] = x[i][index[i][j]]`` (along ``dim``); ``scatter`` writes the
 other way round. Their gradients swap roles: the gradient of a gather is a scatter-add
@@ -10,16 +10,164 @@ weight that were used.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
-from .._dtype import bool_, int64
+from .._dtype import bool_, int64, uint8
 from .._messages import cpp_name
 from . import common as c
-from .common import Node, Tensor, make, node_for, norm_dim, norm_dims
-from .inplace import apply_inplace
-from .movement import embed
+from .common import Node, Tensor, norm_dim, norm_dims
+from .comparison import choose
+from .record import make, node_for, record, record_view
+from .views import AliasBackward0, _select, embed, slice_dim, unsqueeze
+
+
+class IndexBackward0(Node):
+    """y = x[indices] (advanced indexing);  dx = zeros with g added at the indices"""
+
+    saved_names = ("indices", "self_sym_sizes")
+
+    def backward(self, g: Any) -> Any:
+        return embed(g, self._saved["self_sym_sizes"], self._saved["indices"])
+
+
+def _is_advanced(k: Any) -> bool:
+    """Whether index ``k`` gathers (an array, a list, a mask) rather than views."""
+    if isinstance(k, Tensor):
+        return k._data.ndim > 0 or k.dtype._cat == 0 or k.dtype is uint8
+    return isinstance(k, (list, np.ndarray, range))
+
+
+def _index_array(k: Any) -> np.ndarray:
+    """An advanced index as an int or bool array, with torch's checks and warnings."""
+    if isinstance(k, Tensor):
+        if k.dtype._cat == 2:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if k.dtype is uint8:
+            warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                          "torch.bool instead.", UserWarning, stacklevel=4)
+            return k._data.astype(bool)
+        return k._data
+    arr = np.asarray(k)
+    if arr.dtype.kind == "f":  # torch makes a float list a long index
+        arr = arr.astype(np.int64)
+    return arr
+
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+              "are valid indices (got {})")
+
+
+def _check_key(k: Any) -> None:
+    """torch's error for a key of a type it cannot index with."""
+    if k is None or k is Ellipsis or isinstance(k, (slice, int, Tensor, list, np.ndarray,
+                                                      np.integer, np.bool_, range)):
+        return
+    raise IndexError(_BAD_INDEX.format(type(k).__name__))
+
+
+def getitem(x: Tensor, key: Any) -> Tensor:
+    """``x[key]``: ints select, slices slice, None unsqueezes, arrays and masks gather."""
+    if isinstance(key, str):  # torch reads a string as a sequence of indices, and fails
+        warnings.warn(
+            "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+            "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this "
+            "will be interpreted as tensor index, x[torch.tensor(seq)], which will result either "
+            "in an error or a different result", UserWarning, stacklevel=3)
+        raise TypeError("new(): invalid data type 'str'")
+    if not isinstance(key, tuple):
+        if isinstance(key, slice):  # a lone slice is always recorded, even ``x[:]``
+            return slice_dim(x, 0, key.start, key.stop, key.step)
+        key = (key,)
+    for k in key:
+        _check_key(k)
+    if len(key) == 1 and key[0] is Ellipsis:
+        return record_view(x, AliasBackward0, x._data[...], lambda a: a[...])
+    nd = x._data.ndim
+    masks = [_index_array(k) for k in key if _is_advanced(k)]  # validates every array once
+    n_real = sum(1 for k in key if k is not None and k is not Ellipsis and not isinstance(k, bool)
+                 and not _is_advanced(k))
+    n_real += sum(m.ndim if m.dtype == bool else 1 for m in masks)
+    if nd == 0 and n_real:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+    if n_real > nd:
+        raise IndexError(f"too many indices for tensor of dimension {nd}")
+    return _index(x, key, masks, nd - n_real)
+
+
+def _index(x: Tensor, key: tuple, masks: list[np.ndarray], ellipsis_dims: int) -> Tensor:
+    """``x[key]`` for a checked key: ints select, slices slice and None unsqueezes, one view
+    at a time, in torch's order; then one gather for the index arrays (``masks``)."""
+    out, dim, advanced, arrays = x, 0, [], iter(masks)
+    pos = 0  # position in the indexed tensor (with new dims), for torch's error messages
+    for k in key:
+        if k is Ellipsis:
+            skip = ellipsis_dims
+            advanced.extend([slice(None)] * skip)
+            dim += skip
+            pos += skip
+        elif k is None or isinstance(k, bool):  # True: a new dim, indexed by [0]
+            out = unsqueeze(out, dim)
+            advanced.append(slice(None) if k is None else np.arange(int(k), dtype=np.int64))
+            dim += 1
+            pos += 1
+        elif isinstance(k, slice):
+            full = k.start in (None, 0) and k.stop is None and k.step in (None, 1)
+            if not full:
+                out = slice_dim(out, dim, k.start, k.stop, k.step)
+            advanced.append(slice(None))
+            dim += 1
+            pos += 1
+        elif _is_advanced(k):
+            arr = next(arrays)
+            if arr.dtype == bool:
+                _check_mask(arr, out._data.shape, dim)
+            advanced.append(arr)
+            step = arr.ndim if arr.dtype == bool else 1
+            dim += step
+            pos += step
+        else:
+            i, size = int(k), out._data.shape[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {pos} with size "
+                                 f"{size}")
+            out = _select(out, dim, i, dim)
+            pos += 1
+    while advanced and isinstance(advanced[-1], slice):
+        advanced.pop()  # trailing full slices index nothing
+    if advanced:
+        return _advanced(out, tuple(advanced))
+    return out
+
+
+def _check_mask(mask: np.ndarray, shape: tuple, dim: int) -> None:
+    """A bool mask must match the shape of the dims it indexes."""
+    for j, s in enumerate(mask.shape):
+        if shape[dim + j] != s:
+            raise IndexError(
+                f"The shape of the mask {list(mask.shape)} at index {j} does not match the shape "
+                f"of the indexed tensor {list(shape[dim:dim + mask.ndim])} at index {dim + j}"
+            )
+
+
+def _advanced(x: Tensor, key: tuple) -> Tensor:
+    """``x[key]`` for a key with arrays in it: a copy (``IndexBackward0``)."""
+    shp = x._data.shape
+    try:
+        data = x._data[key]
+    except IndexError as e:
+        err = str(e)  # numpy: "... out of bounds for axis 0 ..."; torch says "dimension"
+        raise IndexError(err.replace("axis", "dimension") if "out of bounds" in err else err) \
+            from None
+    node = node_for(IndexBackward0, x)
+    if node is not None:
+        node._saved.update(indices=key, self_sym_sizes=shp)
+        c.show_saved(node, indices=tuple(
+            None if isinstance(k, slice) else
+            make(k, bool_ if k.dtype == bool else int64, None) for k in key))
+    return make(data, x.dtype, node)
 
 
 def _check_index(x: Tensor, d: int, index: Any, op: str) -> np.ndarray:
@@ -100,8 +248,7 @@ def gather(x: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> 
         _check_bounds(idx, 1, d)
         out_data = np.broadcast_to(data, idx.shape).copy()
         idx = np.zeros_like(idx)
-    node = node_for(GatherBackward0, x)
-    out = make(out_data, x.dtype, node)
+    out, node = record(GatherBackward0, out_data, x.dtype, x)
     if node is not None:
         node._saved.update(dim=d, sparse_grad=sparse_grad)
         node.save("self", x)
@@ -179,8 +326,8 @@ def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str) -
             out_data[coords] = np.broadcast_to(vals, idx.shape)
     tensor_src = isinstance(src, Tensor)
     cls = ScatterAddBackward0 if add else ScatterBackward0 if tensor_src else ScatterBackward1
-    node = node_for(cls, x, src) if tensor_src else node_for(cls, x)
-    out = make(out_data, x.dtype, node)
+    inputs = (x, src) if tensor_src else (x,)
+    out, node = record(cls, out_data, x.dtype, *inputs)
     if node is not None:
         node._saved["dim"] = d
         node.save("index", index)
@@ -234,8 +381,7 @@ def index_select(x: Tensor, dim: int, index: Tensor) -> Tensor:
                            f"axis_dim={size}")
     out_data = np.take(data, idx, axis=d) if data.ndim else data.reshape(-1)[idx].reshape(
         index._data.shape)
-    node = node_for(IndexSelectBackward0, x)
-    out = make(out_data, x.dtype, node)
+    out, node = record(IndexSelectBackward0, out_data, x.dtype, x)
     if node is not None:
         node._saved.update(dim=d, self_sym_sizes=data.shape)
         node.save("index", index)
@@ -294,7 +440,7 @@ class MaskedFillBackward0(Node):
     def backward(self, g: Any) -> Any:
         mask = self.saved("mask")
         if isinstance(g, Tensor):
-            return c.where(mask, 0.0, g)
+            return choose(mask, 0.0, g)
         return np.where(mask, np.zeros((), dtype=g.dtype), g)
 
 
@@ -316,11 +462,6 @@ def masked_fill(x: Tensor, mask: Tensor, value: float) -> Tensor:
     if node is not None:
         node.save("mask", mask)
     return out
-
-
-def masked_fill_(x: Tensor, mask: Tensor, value: float) -> Tensor:
-    """``masked_fill`` in place."""
-    return apply_inplace(x, lambda a: masked_fill(a, mask, value))
 
 
 # ---- embedding ----------------------------------------------------------------------------------
@@ -358,8 +499,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> 
     n = weight._data.shape[0]
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         raise IndexError("index out of range in self")
-    node = node_for(EmbeddingBackward0, weight)
-    out = make(weight._data[idx], weight.dtype, node)
+    out, node = record(EmbeddingBackward0, weight._data[idx], weight.dtype, weight)
     if node is not None:
         node._saved.update(padding_idx=-1 if padding_idx is None else padding_idx % n,
                            scale_grad_by_freq=False, sparse=False, weight_sym_argsize_0=n)
