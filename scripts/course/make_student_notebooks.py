@@ -7,7 +7,8 @@ In a reference notebook, an exercise's answer sits between two marker lines:
     ### END SOLUTION
 
 The student copy keeps every assignment's target and replaces its value with
-``...`` (which the checks in ``autograd_lab.teaching.exercises`` report as "waiting for your answer");
+``...`` (which the checks in ``autograd_lab.teaching.exercises`` report as "waiting for
+your answer");
 other solution lines are dropped. A block whose marker carries a message,
 
     def backward(self, grad, out, a, b):
