@@ -38,7 +38,11 @@ mathjax_path = "mathjax/tex-mml-chtml.js"
 html_theme = "sphinx_book_theme"
 html_title = "autograd_lab: how PyTorch builds and uses graphs"
 html_static_path = ["_static"]
+html_favicon = "_static/favicon.svg"
 html_css_files = ["course.css"]
+# After MathJax (also deferred): runs before the widget manager renders, at DOMContentLoaded.
+html_js_files = [("widgets-mathjax.js", {"defer": "defer"})]
+html_context = {"default_mode": "auto"}
 html_show_sourcelink = False
 html_copy_source = False
 html_last_updated_fmt = None
