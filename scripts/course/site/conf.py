@@ -36,7 +36,7 @@ mathjax_path = "mathjax/tex-mml-chtml.js"
 
 # ---- theme --------------------------------------------------------------------------------------
 html_theme = "sphinx_book_theme"
-html_title = "autograd_lab: how PyTorch builds and uses graphs"
+html_title = "autograd_lab"
 html_static_path = ["_static"]
 html_favicon = "_static/favicon.svg"
 html_css_files = ["course.css"]
