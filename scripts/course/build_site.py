@@ -7,7 +7,7 @@ sources are first staged into a folder beside the output:
   copy has it (answers replaced by ``...``) followed by the reference cell collapsed behind
   "Show solution", and the Colab install cell left out;
 - ``figures/`` and any other repository file the notebooks link to (``.md`` files become pages,
-  others downloads);
+  others downloads); images embedded in the notebooks (cell attachments, data URLs) as files;
 - a landing page made from the README: its introduction and its course map;
 - MathJax and the widget manager unpacked from the npm tarballs cached by ``site_assets.py``.
 
@@ -59,7 +59,8 @@ def site_notebook(nb: dict, site_root: Path) -> dict:
         meta = cell.setdefault("metadata", {})
         tags = meta.setdefault("tags", [])
         if cell["cell_type"] == "markdown":
-            cell["source"] = extract_data_images(cell_source(cell), site_root)
+            cell["source"] = extract_attachments(cell, site_root)
+            cell["source"] = extract_data_images(cell["source"], site_root)
         if cell["cell_type"] == "code" and "colab" in tags:
             continue  # installs the package on Colab; nothing to read on a web page
         if cell["cell_type"] == "code" and BEGIN in cell_source(cell):
@@ -79,6 +80,14 @@ def site_notebook(nb: dict, site_root: Path) -> dict:
     return nb
 
 
+def write_embedded(data: bytes, suffix: str, site_root: Path) -> str:
+    """Write an embedded image into the staged site; its path from a notebook page."""
+    name = hashlib.sha256(data).hexdigest()[:20] + suffix
+    (site_root / EMBEDDED).mkdir(parents=True, exist_ok=True)
+    (site_root / EMBEDDED / name).write_bytes(data)
+    return f"../{EMBEDDED}/{name}"
+
+
 def extract_data_images(text: str, site_root: Path) -> str:
     """Write markdown images given as data URLs to files and link those instead.
 
@@ -89,13 +98,27 @@ def extract_data_images(text: str, site_root: Path) -> str:
         mime, payload = m.group(2), m.group(3)
         if mime not in DATA_SUFFIX:
             return m.group(0)
-        data = base64.b64decode(payload)
-        name = hashlib.sha256(data).hexdigest()[:20] + DATA_SUFFIX[mime]
-        (site_root / EMBEDDED).mkdir(parents=True, exist_ok=True)
-        (site_root / EMBEDDED / name).write_bytes(data)
-        return f"{m.group(1)}../{EMBEDDED}/{name}{m.group(4)}"
+        path = write_embedded(base64.b64decode(payload), DATA_SUFFIX[mime], site_root)
+        return f"{m.group(1)}{path}{m.group(4)}"
 
     return DATA_IMAGE.sub(write, text)
+
+
+def extract_attachments(cell: dict, site_root: Path) -> str:
+    """The markdown cell's source with each ``attachment:NAME`` image written out as a file
+    (myst-nb leaves attachment links as they are, which no browser can load)."""
+    text = cell_source(cell)
+    for name, bundle in cell.pop("attachments", {}).items():
+        mime = next((m for m in bundle if m.removeprefix("image/") in DATA_SUFFIX), None)
+        if mime is None:
+            continue
+        payload = bundle[mime]
+        payload = payload if isinstance(payload, str) else "".join(payload)
+        data = (payload.encode() if mime == "image/svg+xml" and payload.lstrip().startswith("<")
+                else base64.b64decode(payload))
+        path = write_embedded(data, DATA_SUFFIX[mime.removeprefix("image/")], site_root)
+        text = text.replace(f"attachment:{name}", path)
+    return text
 
 
 def local_links(text: str, base: Path, root: Path) -> set[Path]:
