@@ -141,17 +141,18 @@ def readme_section(readme: str, heading: str) -> str:
 
 
 def landing_page(readme: str, notebooks: list[Path]) -> str:
-    """The front page: the README's introduction and course map, then the site's navigation."""
+    """The front page: the README's course map first, then its introduction; the navigation."""
     intro = readme.split("\n## ", 1)[0].split("\n", 1)[1].strip()  # drop the "# title" line
     course_map = readme_section(readme, "Course map")
     toc = "\n".join(f"notebooks/{p.stem}" for p in notebooks)
     return (
-        "# autograd_lab\n\n"
-        f"{intro}\n\n"
+        "# How PyTorch builds and uses graphs\n\n"
         "## Course map\n\n"
         f"{course_map}\n\n"
         "Each page is a notebook as it was last run, outputs included. To run the code yourself, "
         "clone the repository and run `bash scripts/lab.sh`.\n\n"
+        "## About autograd_lab\n\n"
+        f"{intro}\n\n"
         f"```{{toctree}}\n:hidden:\n:caption: Course\n:maxdepth: 1\n\n{toc}\n```\n\n"
         "```{toctree}\n:hidden:\n:caption: The project\n\nREADME\n```\n"
     )

@@ -42,7 +42,7 @@ html_favicon = "_static/favicon.svg"
 html_css_files = ["course.css"]
 # After MathJax (also deferred): runs before the widget manager renders, at DOMContentLoaded.
 html_js_files = [("widgets-mathjax.js", {"defer": "defer"})]
-html_context = {"default_mode": "auto"}
+html_context = {"default_mode": "light"}  # the notebooks' figures are drawn on white
 html_show_sourcelink = False
 html_copy_source = False
 html_last_updated_fmt = None
