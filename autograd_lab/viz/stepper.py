@@ -85,10 +85,7 @@ class BackwardStepper(widgets.VBox):
         self.next_button.on_click(lambda _: self.next())
         self.again_button.on_click(lambda _: self.backward_again())
         self.slider.observe(self._on_slider, names="value")
-        # the Play view puts no title on its icon buttons: a box around it carries the tooltip
-        play_box = widgets.Box([self.play], tooltip=_PLAY_TIP,
-                               layout=widgets.Layout(flex="0 0 auto"))
-        controls = widgets.HBox([self.reset_button, self.prev_button, play_box, self.slider,
+        controls = widgets.HBox([self.reset_button, self.prev_button, self.play, self.slider,
                                  self.next_button, self.again_button],
                                 layout=widgets.Layout(flex_flow="row wrap", align_items="center",
                                                       max_width="100%"))
