@@ -2,16 +2,16 @@
 # Set up (or refresh) everything the project needs, idempotently:
 #   - system packages: Graphviz (`dot`), and with --browser also Chromium + fonts-liberation
 #   - a virtual environment in .venv with `pip install -e ".[dev]"`
-#   - with --site: the course website's browser code (MathJax, widget manager), fetched once
-#     with `npm pack` into build/vendor/ (npm is installed with apt-get when it is missing)
 #
-# Usage: bash scripts/setup.sh [--browser] [--site]
+# Usage: bash scripts/setup.sh [--browser]
 #   --browser (or AUTOGRAD_LAB_BROWSER=1)  also ensure /usr/bin/chromium and fonts-liberation
-#   --site (or AUTOGRAD_LAB_SITE=1)        also ensure the website's npm packages
 #   PYTHON=python3.12 bash scripts/setup.sh  choose the interpreter for a new .venv
 #
 # The pip install runs again only when pyproject.toml changed since the last
 # successful install (a hash of it is kept in .venv/.pyproject.sha256).
+#
+# --site (or AUTOGRAD_LAB_SITE=1) also fetches the course website's browser code (MathJax,
+# the widget manager) once with `npm pack` into build/vendor/, installing npm when missing.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -23,7 +23,7 @@ for arg in "$@"; do
     case "$arg" in
         --browser) want_browser=1 ;;
         --site) want_site=1 ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "setup: unknown argument: $arg" >&2; exit 2 ;;
     esac
 done
@@ -104,7 +104,7 @@ if ((${#missing[@]})); then
         exit 1
     fi
 else
-    say "system packages present (graphviz$([[ "$want_browser" == 1 ]] && echo ', chromium, fonts-liberation')$( ((need_site_packs)) && echo ', npm'))"
+    say "system packages present (graphviz$([[ "$want_browser" == 1 ]] && echo ', chromium, fonts-liberation'))"
 fi
 
 # ------------------------------------------------------------------ venv ---
