@@ -65,7 +65,7 @@ def test_colab_cell_is_left_out_and_other_cells_kept(tmp_path):
 
 def test_embedded_images_are_written_out(tmp_path):
     url = "data:image/svg+xml;base64," + base64.b64encode(SVG).decode()
-    cell = md(f'![a figure]({url} "title")\n\n![a shot](attachment:shot.png)',
+    cell = md(f'![a figure: [1.] + [2.] = [3.]]({url} "title")\n\n![a shot](attachment:shot.png)',
               attachments={"shot.png": {"image/png": base64.b64encode(PNG).decode()}})
     nb = build_site.site_notebook(notebook(cell), tmp_path)
     text = build_site.cell_source(nb["cells"][0])

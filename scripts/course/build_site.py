@@ -36,8 +36,9 @@ from make_student_notebooks import BEGIN, strip_solution  # noqa: E402
 CONF = HERE / "site"
 NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
 LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
-DATA_IMAGE = re.compile(
-    r"(!\[[^\]]*\]\()data:image/([\w.+-]+);base64,([A-Za-z0-9+/=]+)((?:\s+\"[^\"]*\")?\))")
+# ![alt](data:image/TYPE;base64,DATA "title"); the alt text may hold balanced brackets.
+DATA_IMAGE = re.compile(r"(!\[(?:[^\[\]]|\[[^\[\]]*\])*\]\()data:image/([\w.+-]+);base64,"
+                        r"([A-Za-z0-9+/=]+)((?:\s+\"[^\"]*\")?\))")
 DATA_SUFFIX = {"svg+xml": ".svg", "png": ".png", "jpeg": ".jpg", "gif": ".gif", "webp": ".webp"}
 EMBEDDED = "figures/_embedded"  # where images embedded as data URLs are written out
 SOLUTION_PROMPTS = {"code_prompt_show": "Show solution", "code_prompt_hide": "Hide solution"}

@@ -184,14 +184,17 @@ OVERFLOW_JS = """() => {
   return {scrollWidth: document.documentElement.scrollWidth, width: W, bad: bad.slice(0, 10)};
 }"""
 
-RAW_MATH_JS = r"""() => {
+# Prose text (not code) that still matches a pattern: markdown the page failed to render.
+RAW_TEXT_JS = r"""(pattern) => {
+  const re = new RegExp(pattern), raw = [];
   const walk = document.createTreeWalker(document.querySelector('article'), NodeFilter.SHOW_TEXT);
-  const raw = [];
   for (let n = walk.nextNode(); n; n = walk.nextNode())
     if (!n.parentElement.closest('pre, code, script, style, mjx-container')
-        && /\$[^$\s][^$]*\$/.test(n.textContent)) raw.push(n.textContent.slice(0, 80));
+        && re.test(n.textContent)) raw.push(n.textContent.slice(0, 80));
   return raw;
 }"""
+RAW_MATH = r"\$[^$\s][^$]*\$"
+RAW_IMAGE = r"!\[.*\]\("
 
 IMAGES_JS = """() => [...document.images].filter(i => !(i.complete && i.naturalWidth > 0))
                                      .map(i => i.currentSrc || i.src)"""
@@ -231,6 +234,7 @@ def test_page_works_offline(browser, server, outside, name):
         assert [a for a in answered[before:] if a[0] >= 400] == []
         assert errors == [], errors
         assert page.evaluate(IMAGES_JS) == [], "images that did not load"
+        assert page.evaluate(RAW_TEXT_JS, RAW_IMAGE) == [], "markdown images left as text"
 
         if nb is not None:
             check_notebook_page(page, name, nb)
@@ -245,7 +249,7 @@ def check_notebook_page(page, name: str, nb: dict) -> None:
     if has_latex(nb):
         assert page.locator("mjx-container").count() > 0, "no math typeset"
         assert page.locator("mjx-merror").count() == 0, "MathJax reported an error"
-        assert page.evaluate(RAW_MATH_JS) == [], "math left as $...$ source in the prose"
+        assert page.evaluate(RAW_TEXT_JS, RAW_MATH) == [], "math left as $...$ in the prose"
 
     n_code = page.locator("div.cell div.cell_input pre").count()
     assert n_code > 0 and page.locator("div.cell_input button.copybtn").count() == n_code
