@@ -155,7 +155,7 @@ def landing_page(readme: str, notebooks: list[Path]) -> str:
         "## About autograd_lab\n\n"
         f"{intro}\n\n"
         f"```{{toctree}}\n:hidden:\n:caption: Course\n:maxdepth: 1\n\n{toc}\n```\n\n"
-        "```{toctree}\n:hidden:\n:caption: The project\n\nREADME\n```\n"
+        "```{toctree}\n:hidden:\n:caption: The project\n\nThe README <README>\n```\n"
     )
 
 
