@@ -209,7 +209,7 @@ def wait_frame(root, want: dict, k: int, timeout: float = 15) -> dict:
 
 
 def button(root, text: str):
-    return root.locator("button.widget-button", has_text=text)
+    return root.locator("button.widget-button, button.widget-toggle-button", has_text=text)
 
 
 def step_through(root, want: dict) -> list[dict]:
@@ -248,7 +248,7 @@ def play(root, want: dict) -> list[dict]:
     button(root, "Reset").click()
     wait_frame(root, want, 0)
     root.evaluate(WATCH_JS)
-    root.locator(".widget-play button").first.click()
+    button(root, "Play").click()
     wait_frame(root, want, n - 1, timeout=30 + n)
     steps = root.page.evaluate("() => { window.__watch.disconnect(); return window.__steps; }")
     return steps
@@ -450,9 +450,7 @@ FIT_JS = """(root) => {
   return {right: root.getBoundingClientRect().right, area: area.getBoundingClientRect().right,
           scroll: root.scrollWidth, client: root.clientWidth,
           cut: shown.filter(b => b.scrollWidth > b.clientWidth).map(b => b.textContent),
-          // ipywidgets' Play view puts no title on its three icon buttons (known gap)
-          untitled: shown.filter(b => !(b.title || b.closest('[title]'))
-                                      && !b.closest('.widget-play')).length,
+          untitled: shown.filter(b => !b.title).length,
           errors: root.querySelectorAll('.jupyter-widgets-error-widget').length};
 }"""
 
