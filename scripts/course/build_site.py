@@ -189,6 +189,11 @@ def stage(src: Path, dest: Path) -> list[Path]:
         (dest / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, dest / rel)
     (dest / "index.md").write_text(landing_page(readme, notebooks), encoding="utf-8")
+    course_map = readme_section(readme, "Course map")
+    for path in notebooks:
+        if f"notebooks/{path.name}" not in course_map:
+            print(f"site: warning: the README's course map does not link {path.name} "
+                  "(the page is in the navigation all the same)", file=sys.stderr)
     return notebooks
 
 
