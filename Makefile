@@ -2,7 +2,7 @@
 TORCH_PYTHON ?= python
 VENV_PY := .venv/bin/python
 
-.PHONY: setup lab test lint goldens bench figures student
+.PHONY: setup lab test site lint goldens bench figures student
 
 setup:
 	bash scripts/setup.sh
@@ -12,6 +12,10 @@ lab:
 
 test:
 	bash scripts/test.sh
+
+# The course website in build/site/ (open build/site/index.html).
+site:
+	bash scripts/site.sh
 
 lint: setup
 	.venv/bin/ruff check .

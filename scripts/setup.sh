@@ -9,16 +9,21 @@
 #
 # The pip install runs again only when pyproject.toml changed since the last
 # successful install (a hash of it is kept in .venv/.pyproject.sha256).
+#
+# --site (or AUTOGRAD_LAB_SITE=1) also fetches the course website's browser code (MathJax,
+# the widget manager) once with `npm pack` into build/vendor/, installing npm when missing.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root="$PWD"
 
 want_browser="${AUTOGRAD_LAB_BROWSER:-0}"
+want_site="${AUTOGRAD_LAB_SITE:-0}"
 for arg in "$@"; do
     case "$arg" in
         --browser) want_browser=1 ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --site) want_site=1 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "setup: unknown argument: $arg" >&2; exit 2 ;;
     esac
 done
@@ -51,6 +56,13 @@ if [[ "$want_browser" == 1 ]]; then
         missing+=(fonts-liberation)
     fi
 fi
+# npm is needed only to fetch the website's packages the first time.
+need_site_packs=0
+if [[ "$want_site" == 1 ]] &&
+    ! "$PYTHON" scripts/course/site_assets.py --check >/dev/null 2>&1; then
+    need_site_packs=1
+    command -v npm >/dev/null 2>&1 || missing+=(npm)
+fi
 
 if ((${#missing[@]})); then
     if command -v apt-get >/dev/null 2>&1; then
@@ -79,6 +91,9 @@ if ((${#missing[@]})); then
             if [[ " ${missing[*]} " == *" chromium "* ]]; then
                 echo "  Chromium at /usr/bin/chromium is needed for the browser tests;"
                 echo "  they are written for Debian/Ubuntu (apt-get install chromium fonts-liberation)."
+            fi
+            if [[ " ${missing[*]} " == *" npm "* ]]; then
+                echo "  npm (Node.js) fetches the course website's MathJax and widget manager once."
             fi
             if ((need_venv)); then
                 echo "  Python's venv/ensurepip modules are missing from $PYTHON;"
@@ -131,5 +146,11 @@ else
     rm -f "$STAMP"
     PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/python" -m pip install -q -e ".[dev]"
     echo "$want" >"$STAMP"
+fi
+
+# ---------------------------------------------------- website packages ---
+if ((need_site_packs)); then
+    say "fetching the course website's npm packages into build/vendor/"
+    "$VENV/bin/python" scripts/course/site_assets.py
 fi
 say "ready: $("$VENV/bin/python" --version 2>&1) in $VENV"
