@@ -65,6 +65,16 @@ def stepper_notebooks() -> list[Path]:
             if any("BackwardStepper(" in source(c) for c in code_cells(read_notebook(p)))]
 
 
+def load_script(name: str):
+    """A module of ``scripts/course/`` (the publishing tools are scripts, not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / "course" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -79,12 +89,13 @@ def artifact(name: str) -> Path:
 # ---- the course copy and Jupyter's folders -----------------------------------------------------
 
 def copy_course(dest: Path) -> Path:
-    """``dest/notebooks`` (course notebooks only) and ``dest/figures``: notebooks link ../figures."""
-    (dest / "notebooks").mkdir(parents=True)
+    """``dest`` holding the course notebooks only: ``scripts/lab.sh`` serves ``notebooks/``.
+
+    Nothing beside them (no ``figures/``): a figure must load from the notebook itself.
+    """
+    dest.mkdir(parents=True, exist_ok=True)
     for nb in course_notebooks():
-        shutil.copy2(nb, dest / "notebooks" / nb.name)
-    if FIGURE_DIR.is_dir():
-        shutil.copytree(FIGURE_DIR, dest / "figures")
+        shutil.copy2(nb, dest / nb.name)
     return dest
 
 
@@ -197,10 +208,9 @@ def lab_server(root: Path, env: dict[str, str], log: Path) -> Iterator[Server]:
 
 @contextmanager
 def voila_server(notebook: Path, env: dict[str, str], log: Path) -> Iterator[Server]:
-    """Voila serving one notebook as an app page at ``/`` (through ``scripts/course/voila_app.py``)."""
+    """Plain Voila serving one notebook as an app page at ``/``."""
     port = free_port()
-    cmd = [sys.executable, str(REPO / "scripts" / "course" / "voila_app.py"), str(notebook),
-           "--no-browser", f"--port={port}",
+    cmd = [jupyter_bin("voila"), str(notebook), "--no-browser", f"--port={port}",
            "--Voila.port_retries=0", "--Voila.ip=127.0.0.1", "--show_tracebacks=True", f"--token={TOKEN}"]
     server = Server(cmd, env, port, log, cwd=notebook.parent)
     try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -11,17 +10,9 @@ import sys
 import nbformat
 import pytest
 import yaml
-from e2e_support import REPO, course_notebooks, jupyter_env, read_notebook
+from e2e_support import REPO, course_notebooks, jupyter_env, load_script, read_notebook
 from nbclient import NotebookClient
 from nbformat.sign import NotebookNotary
-
-
-def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / "course" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 colab = load_script("colab_cell")
 

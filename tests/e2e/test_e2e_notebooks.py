@@ -76,7 +76,7 @@ IMAGES_LOADED_JS = """() => [...document.querySelectorAll('.jp-NotebookPanel img
 def course(tmp_path_factory, lab_env):
     """The course copy, trusted the way ``scripts/lab.sh`` trusts the shipped notebooks."""
     root = copy_course(tmp_path_factory.mktemp("course"))
-    notebooks = sorted((root / "notebooks").glob("*.ipynb"))
+    notebooks = sorted(root.glob("*.ipynb"))
     if notebooks:
         trust(notebooks, lab_env)
     return root
@@ -229,7 +229,7 @@ def screenshot_notebook(page, name: str, page_height: int = 2400, max_pages: int
 
 @pytest.mark.parametrize("notebook", course_notebooks(), ids=lambda p: p.stem)
 def test_notebook_in_jupyterlab(notebook, course, lab, page, record_property):
-    rel = f"notebooks/{notebook.name}"
+    rel = notebook.name
     saved = read_notebook(course / rel)  # the copy JupyterLab serves
 
     open_notebook(page, lab, rel)

@@ -371,7 +371,7 @@ def course_stepper(lab, browser):
     """The first course notebook with a stepper, run in JupyterLab; its stepper and recording."""
     found = stepper_notebooks()
     assert found, "no course notebook builds a BackwardStepper"
-    rel = f"notebooks/{found[0].name}"
+    rel = found[0].name
     page = browser.new_page()
     open_notebook(page, lab, rel)
     run_all(page)

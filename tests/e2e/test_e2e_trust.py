@@ -64,7 +64,7 @@ def test_graphs_show_on_first_open_once_trusted(course, lab, lab_env, page):
     assert notebook is not None, "no course notebook has a saved make_dot drawing"
     nb = read_notebook(notebook)
     cells = svg_cells(nb)
-    rel = f"notebooks/{notebook.name}"
+    rel = notebook.name
     prompts = [f"[{c['execution_count']}]:" if c["cell_type"] == "code" else ""
                for c in nb["cells"]]
 
