@@ -35,6 +35,9 @@ VIEWPORT = {"width": 1400, "height": 1000}
 # The stepper's "current" node fill (restyle.CURRENT_FILL, #ffd54f) as the browser computes it.
 CURRENT_FILL = "rgb(255, 213, 79)"
 KERNEL_STATUS = 'span.jp-StatusBar-TextItem[title^="Change kernel"]'
+# The prompts ("[3]:") of code cells whose code is shown: a cell with hidden source (the folded
+# set-up cell) shows a placeholder without its number.
+PROMPTS = ".jp-Notebook .jp-CodeCell .jp-InputPrompt:not(.jp-Placeholder-prompt)"
 
 
 def course_notebooks() -> list[Path]:
@@ -267,18 +270,18 @@ def run_all(page) -> None:
     """
     page.click('.lm-MenuBar-item:has-text("Edit")')
     page.click('.lm-Menu-item[data-command="editmenu:clear-all"]')
-    page.wait_for_function("""() => [...document.querySelectorAll(
-        '.jp-Notebook .jp-CodeCell .jp-InputPrompt')].every(p => !/\\d/.test(p.textContent))""")
+    page.wait_for_function(f"""() => [...document.querySelectorAll(
+        '{PROMPTS}')].every(p => !/\\d/.test(p.textContent))""")
     page.click('.lm-MenuBar-item:has-text("Run")')
     page.click('.lm-Menu-item[data-command="runmenu:run-all"]')
 
 
 PROGRESS_JS = """(statusSelector) => {
-  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
+  const prompts = [...document.querySelectorAll('PROMPTS')]
     .map(p => p.textContent.trim());
   const status = document.querySelector(statusSelector);
   return {prompts, status: status ? status.textContent : ''};
-}"""
+}""".replace("PROMPTS", PROMPTS)
 
 
 def wait_run_all(page, timeout: float = 180) -> list[str]:
@@ -323,6 +326,11 @@ def save_notebook(page, server: Server, rel: str) -> dict:
     else:
         raise TimeoutError(f"{rel} was not saved")
     return server.api("GET", f"/api/contents/{rel}?content=1&type=notebook")["content"]
+
+
+def stepper_button(root, name: str):
+    """A stepper's button by its label or, for an icon button, its tooltip."""
+    return root.locator(f'button:has-text("{name}"), button[title*="{name}" i]').first
 
 
 # ---- a kernel the browser started --------------------------------------------------------------

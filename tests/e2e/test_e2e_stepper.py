@@ -34,6 +34,7 @@ from e2e_support import (
     run_all,
     save_notebook,
     source,
+    stepper_button,
     stepper_notebooks,
     wait_run_all,
 )
@@ -206,7 +207,7 @@ def wait_frame(root, want: dict, k: int, timeout: float = 15) -> dict:
 
 
 def button(root, text: str):
-    return root.locator("button.widget-button", has_text=text)
+    return stepper_button(root, text)
 
 
 def step_through(root, want: dict) -> list[dict]:

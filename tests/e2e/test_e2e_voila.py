@@ -13,6 +13,7 @@ from e2e_support import (
     load_script,
     read_notebook,
     source,
+    stepper_button,
     stepper_notebooks,
     tags,
     voila_server,
@@ -57,7 +58,7 @@ def test_stepper_notebook_as_a_voila_app(browser, tmp_path):
             caption = stepper.locator(".agl-caption")
             handle = stepper.element_handle()
             shows = "(r) => r.querySelector('.agl-caption').textContent.startsWith('{}')"
-            stepper.locator("button.widget-button", has_text="Reset").click()
+            stepper_button(stepper, "Reset").click()
             page.wait_for_function(shows.format("step 1 / "), arg=handle)
             n = int(re.match(r"step 1 / (\d+)", caption.text_content()).group(1))
             first = stepper.evaluate(LIT_JS)
@@ -66,7 +67,7 @@ def test_stepper_notebook_as_a_voila_app(browser, tmp_path):
             tables = [table.text_content()]
             lit = [first]
             for k in range(2, n + 1):  # Next through the whole backward pass
-                stepper.locator("button.widget-button", has_text="Next").click()
+                stepper_button(stepper, "Next").click()
                 page.wait_for_function(shows.format(f"step {k} / {n} "), arg=handle)
                 lit.append(stepper.evaluate(LIT_JS))
                 tables.append(table.text_content())
