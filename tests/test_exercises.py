@@ -24,14 +24,31 @@ from make_student_notebooks import strip_solution, student_notebook  # noqa: E40
 
 def test_check_close_right_wrong_missing(capsys):
     assert check_close("a", torch.tensor([1.0, 2.0]), [1.0, 2.0])
-    assert "✅ a: correct!" in capsys.readouterr().out
+    assert capsys.readouterr().out == "✓ a: correct\n"
     assert not check_close("b", torch.tensor([1.0, 2.5]), [1.0, 2.0], hint="look again")
     out = capsys.readouterr().out
-    assert "❌ b: not yet" in out and "Hint: look again" in out
+    assert out.startswith("✗ b: not yet: expected [1. 2.]") and "Hint: look again" in out
     assert not check_close("c", ..., 1.0)
-    assert "⏳ c: no answer yet" in capsys.readouterr().out
+    assert capsys.readouterr().out.startswith("… c: waiting for your answer: replace the ...")
     assert not check_close("d", torch.ones(3), torch.ones(2))
     assert "expected shape [2], got [3]" in capsys.readouterr().out
+
+
+def test_feedback_html_and_text():
+    from autograd_lab.teaching.exercises import Feedback
+
+    ok = Feedback(True, "a")
+    assert repr(ok) == "✓ a: correct" and ok
+    bad = Feedback(False, "b <x>", "expected 1", "add the paths")
+    assert not bad and repr(bad) == "✗ b <x>: not yet: expected 1\n   Hint: add the paths"
+    h = bad._repr_html_()
+    assert "✗ b &lt;x&gt;: not yet" in h and "#b71c1c" in h and "Hint: add the paths" in h
+    wait = Feedback(False, "c", state="waiting")
+    assert repr(wait) == "… c: waiting for your answer" and "#6d4c00" in wait._repr_html_()
+    assert "#1b5e20" in ok._repr_html_()
+    # no emoji: the symbols are in ordinary text fonts (DejaVu, Liberation, Noto Sans)
+    for f in (ok, bad, wait):
+        assert not any(ord(ch) >= 0x1F000 or ch in "✅❌⏳" for ch in repr(f) + f._repr_html_())
 
 
 def test_check_equal_true_raises(capsys):

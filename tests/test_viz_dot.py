@@ -401,3 +401,16 @@ def test_missing_dot_detected_lazily(monkeypatch):
     monkeypatch.undo()
     assert shutil.which("dot") is not None
     assert "<svg" in g._repr_mimebundle_()["image/svg+xml"]
+
+
+def test_wide_graphs_fit_a_notebook_column():
+    """The two-halves view of a small model is wide; drawn, it fits 816 px (8.5 in)."""
+    w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    data = torch.tensor([4.0, 5.0, 6.0])
+    m = w * data
+    total = m.sum()
+    for view in ("both", "grad_fn", "value"):
+        svg = make_dot(total, params={"w": w, "data": data, "m": m, "total": total}, view=view,
+                       show_saved=True).pipe(format="svg", encoding="utf-8")
+        width_pt = float(re.search(r'<svg width="([\d.]+)pt"', svg).group(1))
+        assert width_pt <= 612, (view, width_pt)

@@ -128,3 +128,16 @@ def test_saved_bytes_per_node():
     assert saved_bytes(mul) == 0
     assert saved_bytes_by_node(out) == [("SumBackward0", 0), ("MulBackward0", 0),
                                         ("ExpBackward0", 0)]
+
+
+def test_memory_timeline_text_readable_in_a_notebook_column():
+    """Shown at 100 dpi no wider than a column (so never scaled down): no text under 10 px."""
+    fig = memory_timeline(forward())
+    png = fig._repr_png_()
+    width_px = int.from_bytes(png[16:20], "big")
+    assert width_px <= 850  # a JupyterLab notebook column at 1280 px
+    texts = [t for t in fig.findobj(lambda o: hasattr(o, "get_fontsize") and hasattr(o, "get_text"))
+             if t.get_text() and t.get_visible()]
+    assert texts
+    smallest = min(t.get_fontsize() * 100 / 72 for t in texts)
+    assert smallest >= 10, smallest

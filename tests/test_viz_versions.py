@@ -8,7 +8,7 @@ import pytest
 
 import autograd_lab as torch
 from autograd_lab.viz import version_view
-from autograd_lab.viz.dot import STALE
+from autograd_lab.viz.graph_spec import STALE
 
 
 def saved_nodes(source: str) -> list[str]:

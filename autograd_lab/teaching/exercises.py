@@ -1,6 +1,7 @@
 """Immediate feedback for the notebook exercises.
 
-Every check prints one line -- ``Correct!`` or what is wrong with a hint -- and
+Every check shows one line at once -- ``✓ correct``, ``✗ not yet: ...`` with a hint, or
+``… waiting for your answer`` (coloured HTML in a notebook, plain text elsewhere) -- and
 returns a ``Feedback`` (truthy when correct, invisible as a cell's result). A check
 never raises on a wrong or missing answer, so a student's *Run All* always reaches
 the end of the notebook. ``...`` (the placeholder left in the student notebooks)
@@ -12,6 +13,7 @@ counts as "not answered yet".
 
 from __future__ import annotations
 
+import html
 from typing import Any, Callable
 
 import numpy as np
@@ -24,40 +26,78 @@ __all__ = [
 ]
 
 
+_STATES = {  # symbol from ordinary fonts (no emoji font needed), word, colour
+    "correct": ("✓", "correct", "#1b5e20"),
+    "wrong": ("✗", "not yet", "#b71c1c"),
+    "waiting": ("…", "waiting for your answer", "#6d4c00"),
+}
+
+
 class Feedback:
-    """The result of a check: truthy when correct. It displays nothing in a notebook
-    (the printed line is the feedback), so a check can end a cell."""
+    """The result of a check: truthy when correct.
 
-    __slots__ = ("ok",)
+    The check shows it at once (coloured HTML in a notebook, one plain line elsewhere); as a
+    cell's last value it shows nothing more, so a check can end a cell. ``repr`` is the
+    plain line: ``✓ a: correct``, ``✗ a: not yet: ...``, ``… a: waiting for your answer``.
+    """
 
-    def __init__(self, ok: bool) -> None:
+    __slots__ = ("detail", "hint", "name", "ok", "state")
+
+    def __init__(self, ok: bool, name: str = "", detail: str = "", hint: str = "",
+                 state: str | None = None) -> None:
         self.ok = ok
+        self.name, self.detail, self.hint = name, detail, hint
+        self.state = state or ("correct" if ok else "wrong")
 
     def __bool__(self) -> bool:
         return self.ok
 
     def __repr__(self) -> str:
-        return f"Feedback(ok={self.ok})"
+        symbol, word, _ = _STATES[self.state]
+        line = f"{symbol} {self.name}: {word}" if self.name else f"{symbol} {word}"
+        if self.detail:
+            line += f": {self.detail}"
+        if self.hint:
+            line += f"\n   Hint: {self.hint}"
+        return line
+
+    def _repr_html_(self) -> str:
+        symbol, word, color = _STATES[self.state]
+        name = f"{html.escape(self.name)}: " if self.name else ""
+        detail = f": {html.escape(self.detail)}" if self.detail else ""
+        hint = (f'<div style="margin-left:1.6em;color:#333">Hint: {html.escape(self.hint)}</div>'
+                if self.hint else "")
+        return (f'<div class="agl-feedback agl-feedback-{self.state}" style="font-family:'
+                f'sans-serif;font-size:14px;line-height:1.5"><span style="color:{color};'
+                f'font-weight:bold">{symbol} {name}{word}</span>{detail}{hint}</div>')
 
     def _ipython_display_(self) -> None:
-        pass
+        pass  # shown by the check already
+
+    def show(self) -> Feedback:
+        """Show the feedback now: rich display in IPython, else one printed line."""
+        try:
+            from IPython import get_ipython
+            from IPython.display import display
+        except ImportError:  # plain Python without IPython
+            get_ipython = None  # type: ignore[assignment]
+        if get_ipython is not None and get_ipython() is not None:
+            display({"text/plain": repr(self), "text/html": self._repr_html_()}, raw=True)
+        else:
+            print(repr(self))
+        return self
 
 
 def _report(name: str, ok: bool, detail: str = "", hint: str = "") -> Feedback:
-    if ok:
-        print(f"✅ {name}: correct!")
-    else:
-        msg = f"❌ {name}: not yet. {detail}".rstrip()
-        if hint:
-            msg += f"\n   Hint: {hint}"
-        print(msg)
-    return Feedback(ok)
+    detail = detail.strip().rstrip(".") if not ok else ""
+    return Feedback(ok, name, detail, "" if ok else hint).show()
 
 
 def _missing(name: str, value: Any) -> bool:
     """Report an unanswered exercise (the student copies leave ``...``)."""
     if value is Ellipsis or value is None:
-        print(f"⏳ {name}: no answer yet -- replace the ... with your code and run the cell.")
+        Feedback(False, name, "replace the ... with your code and run the cell",
+                 state="waiting").show()
         return True
     return False
 

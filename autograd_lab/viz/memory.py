@@ -26,24 +26,23 @@ from ..memory import memory_allocated
 from ..node import AccumulateGrad, Node
 from ..tensor import Tensor
 from ._labels import node_title, op_name
+from .dot import build_graph
+from .graph_spec import saved_bytes
 
 __all__ = ["MemorySample", "MemoryTrace", "memory_timeline", "saved_bytes", "saved_bytes_by_node",
            "trace_memory"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _VIZ = os.path.dirname(os.path.abspath(__file__)) + os.sep
+# Shown at 100 dpi, a figure this wide fits a notebook column at 1280 px without being scaled
+# down, so 8 pt text stays 11 px on screen (never below 10 px).
+COLUMN_INCHES = 8.2
+MIN_FONT_PT = 8
 _NOT_OPS = {"grad", "data"}  # attribute reads that return a Tensor without computing one
-
-
-def saved_bytes(node: Node) -> int:
-    """Bytes of the tensors ``node`` still holds for backward (0 once they are freed)."""
-    return sum(st.nbytes for _, st in node.saved_tensors_info())
 
 
 def saved_bytes_by_node(var: Tensor) -> list[tuple[str, int]]:
     """``(node name, saved bytes)`` for every node of ``var``'s graph, breadth first."""
-    from .dot import build_graph
-
     spec = build_graph(var, max_nodes=None)
     return [(node_title(n), saved_bytes(n)) for n in spec.nodes if type(n) is not AccumulateGrad]
 
@@ -86,7 +85,7 @@ class MemoryTrace:
     def plot(self, ax: Any = None, title: str | None = None) -> Any:
         """Draw the timeline on ``ax`` (a new figure when None); returns the Axes."""
         if ax is None:
-            ax = _figure(figsize=(min(14.0, max(6.0, 0.28 * len(self.samples))), 3.6)).add_subplot()
+            ax = _figure(figsize=(COLUMN_INCHES, 3.9), layout="constrained").add_subplot()
         xs = range(len(self.samples))
         ys = [v / 1024 for v in self.values]
         for phase, color in (("forward", "#dbe9f6"), ("backward", "#fde3c8")):
@@ -94,14 +93,15 @@ class MemoryTrace:
             if idx:
                 ax.axvspan(idx[0] - 0.5, idx[-1] + 0.5, color=color, zorder=0)
                 ax.text((idx[0] + idx[-1]) / 2, 1.01, phase, ha="center", va="bottom",
-                        fontsize=8, color="#555555", transform=ax.get_xaxis_transform())
+                        fontsize=9, color="#555555", transform=ax.get_xaxis_transform())
         ax.step(xs, ys, where="mid", color="#1f3b73", linewidth=2, zorder=2)
         ax.plot(xs, ys, "o", color="#1f3b73", markersize=3, zorder=3)
         ax.set_xticks(list(xs))
-        ax.set_xticklabels(self.labels, rotation=90, fontsize=7, family="monospace")
+        ax.set_xticklabels(self.labels, rotation=90, fontsize=MIN_FONT_PT, family="monospace")
+        ax.tick_params(axis="y", labelsize=MIN_FONT_PT + 1)
         ax.set_xlim(-0.5, len(self.samples) - 0.5)
         ax.set_ylabel("memory_allocated() [KiB]")
-        ax.set_title(title or f"backward(retain_graph={self.retain_graph})", fontsize=10,
+        ax.set_title(title or f"backward(retain_graph={self.retain_graph})", fontsize=11,
                      pad=16)
         ax.grid(axis="y", alpha=0.3)
         return ax
@@ -214,10 +214,9 @@ def memory_timeline(fn: Callable[[], Tensor], *, gradient: Tensor | None = None,
     if traces is None:
         traces = (trace_memory(fn, gradient=gradient),
                   trace_memory(fn, gradient=gradient, retain_graph=True))
-    n = max(len(t.samples) for t in traces)
-    fig = _figure(figsize=(min(16.0, max(10.0, 0.5 * n)), 4.6), layout="constrained")
-    axes = fig.subplots(1, 2, sharey=True)
+    fig = _figure(figsize=(COLUMN_INCHES, 7.8), layout="constrained")
+    axes = fig.subplots(2, 1, sharey=True)  # one above the other: the column is narrow
     for ax, trace in zip(axes, traces):
         trace.plot(ax)
-    fig.suptitle("memory_allocated() through forward and backward", fontsize=11)
+    fig.suptitle("memory_allocated() through forward and backward", fontsize=12)
     return fig

@@ -21,7 +21,7 @@ import graphviz
 
 from ._graphviz import AutogradDigraph
 from ._labels import escape, html_label
-from .dot import FREED_FILL, FREED_LINE
+from .graph_spec import FREED_FILL, FREED_LINE
 
 CURRENT_FILL, CURRENT_LINE = "#ffd54f", "#b71c1c"
 DONE_LINE = "#2e7d32"
@@ -53,14 +53,33 @@ def _edge_color(role: str) -> str:
     return ACTIVE_EDGE if role == "active" else DONE_EDGE
 
 
-_EDGE_BLOCK = re.compile(r'<g id="(e_\d+)" class="edge">.*?<path [^>]*?d="([^"]+)"', re.S)
+def _edge_css(role: str, w: float) -> str:
+    return f"stroke:{_edge_color(role)};stroke-width:{(2.5 if role == 'active' else 1.5) * w}"
+
+
+def _arrow_css(role: str) -> str:
+    color = _edge_color(role)
+    return f"display:inline;fill:{color};stroke:{color}"
+
+
+# a stepper's graph never needs scrolling to find the current node: at most this tall
+_MAX_HEIGHT = "max(360px, calc(100vh - 190px))"
+
+
+_EDGE_BLOCK = re.compile(r'<g id="([^"]*e_\d+)" class="edge">(.*?)</g>', re.S)
+_PATH_D = re.compile(r'<path [^>]*?d="([^"]+)"')
+_ID = re.compile(r'\bid="([^"]+)"')
 _NUM = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
+
+
+def _points(d: str) -> list[tuple[float, float]]:
+    nums = [float(v) for v in _NUM.findall(d)]
+    return list(zip(nums[0::2], nums[1::2]))
 
 
 def _midpoint(d: str) -> tuple[float, float]:
     """A point half way along a Graphviz edge path (``M p0 C p1 p2 p3 ...``)."""
-    nums = [float(v) for v in _NUM.findall(d)]
-    pts = list(zip(nums[0::2], nums[1::2]))
+    pts = _points(d)
     n = (len(pts) - 1) // 3  # cubic segments
     if n < 1:
         return pts[0]
@@ -71,48 +90,119 @@ def _midpoint(d: str) -> tuple[float, float]:
     return tuple((a + 3 * b + 3 * c + d_) / 8 for a, b, c, d_ in zip(p0, p1, p2, p3))
 
 
-class SvgCanvas:
-    """A rendered graph, restyled per frame without calling Graphviz again."""
+def _back_arrow(d: str, length: float, half: float) -> str:
+    """An arrowhead at the path's start pointing into the tail node: the way gradients flow.
 
-    def __init__(self, svg: str, scope: str, presenter: bool = False) -> None:
+    Graphviz draws an edge from the node whose result is used (tail) to the node that uses
+    it (head); backward sends the gradient the other way, from head to tail.
+    """
+    pts = _points(d)
+    x0, y0 = pts[0]
+    for x1, y1 in pts[1:]:
+        dx, dy = x1 - x0, y1 - y0
+        norm = (dx * dx + dy * dy) ** 0.5
+        if norm > 1e-6:
+            break
+    else:
+        return ""
+    ux, uy = dx / norm, dy / norm
+    bx, by = x0 + ux * length, y0 + uy * length
+    corners = [(x0, y0), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)]
+    return " ".join(f"{x:.2f},{y:.2f}" for x, y in corners)
+
+
+class SvgCanvas:
+    """A rendered graph, restyled per frame without calling Graphviz again.
+
+    ``prefix`` is put before every element id, so that several drawings of the same graph
+    can live on one page (the widget keeps plain ids ``n_3``; the HTML export prefixes them).
+    Each edge gets a hidden backward arrowhead at its tail, shown once a gradient went along
+    it (the forward arrowhead is hidden then), so the flow reads in the backward direction.
+    """
+
+    def __init__(self, svg: str, scope: str, presenter: bool = False, prefix: str = "") -> None:
         i = svg.index("<svg")
         j = svg.index(">", i) + 1
         k = svg.rindex("</g>")
-        self.scope = scope
+        self.scope, self.prefix = scope, prefix
         self.width = 1.5 if presenter else 1.0
         self.font = 15 if presenter else 9
-        # room on the right for labels of edges near the border
-        self.head = _widen(svg[i:j - 1], 90 if presenter else 60) + f' class="agl-svg {scope}">'
-        self.body = svg[j:k]
+        head = _widen(svg[i:j - 1], 90 if presenter else 60)
+        # scaled to the width it has, and never taller than most of the screen
+        self.head = (f'{head} class="agl-svg {scope}" preserveAspectRatio="xMinYMin meet" '
+                     f'style="max-width:100%;height:auto;max-height:{_MAX_HEIGHT}">')
+        body = svg[j:k]
+        if prefix:
+            body = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', body)
+        length, half = (15.0, 6.0) if presenter else (10.0, 3.5)
+        self.points: dict[str, tuple[float, float]] = {}
+
+        def arrow(m: re.Match) -> str:
+            eid, inner = m.group(1)[len(prefix):], m.group(2)
+            path = _PATH_D.search(inner)
+            if path is None:
+                return m.group(0)
+            self.points[eid] = _midpoint(path.group(1))
+            pts = _back_arrow(path.group(1), length, half)
+            back = f'<polygon class="agl-back" points="{pts}"/>' if pts else ""
+            return f'<g id="{m.group(1)}" class="edge">{inner}{back}</g>'
+
+        self.body = _EDGE_BLOCK.sub(arrow, body)
         self.tail = svg[k:]
-        self.points = {eid: _midpoint(d) for eid, d in _EDGE_BLOCK.findall(svg)}
+
+    def _sel(self, sid: str, tail: str) -> str:
+        return f".{self.scope} #{self.prefix}{sid}>{tail}"
 
     def css(self, style: FrameStyle) -> str:
         """The frame's CSS: one rule per role, listing the elements that have it."""
-        s, w = f".{self.scope} ", self.width
+        w = self.width
         by_role: dict[str, list[str]] = {}
         for sid, role in style.nodes.items():
             by_role.setdefault(role, []).append(sid)
-        rules = []
+        rules = [f".{self.scope} .agl-back{{display:none}}"]
         for role in sorted(by_role):
             ids = sorted(by_role[role], key=_natural)
-            sel = ",".join(f"{s}#{x}>{shape}" for x in ids for shape in ("polygon", "ellipse"))
+            sel = ",".join(self._sel(x, shape) for x in ids for shape in ("polygon", "ellipse"))
             rules.append(f"{sel}{{{_node_css(role, w)}}}")
             if role == "freed":
-                sel = ",".join(f"{s}#{x}>text" for x in ids)
+                sel = ",".join(self._sel(x, "text") for x in ids)
                 rules.append(f"{sel}{{fill:{FREED_LINE}}}")
         edges: dict[str, list[str]] = {}
         for eid, role in style.edges.items():
             edges.setdefault(role, []).append(eid)
         for role in sorted(edges):
             ids = sorted(edges[role], key=_natural)
-            color = _edge_color(role)
-            width = (2.5 if role == "active" else 1.5) * w
-            rules.append(",".join(f"{s}#{x}>path" for x in ids)
-                         + f"{{stroke:{color};stroke-width:{width}}}")
-            rules.append(",".join(f"{s}#{x}>polygon" for x in ids)
-                         + f"{{fill:{color};stroke:{color}}}")
+            rules.append(",".join(self._sel(x, "path") for x in ids)
+                         + f"{{{_edge_css(role, w)}}}")
+            rules.append(",".join(self._sel(x, "polygon.agl-back") for x in ids)
+                         + f"{{{_arrow_css(role)}}}")
+            rules.append(",".join(self._sel(x, "polygon:not(.agl-back)") for x in ids)
+                         + "{display:none}")
         return "\n".join(rules)
+
+    def static_css(self) -> str:
+        """Rules by role class (``agl-current`` on a node group ...) for the HTML export."""
+        s, w = f".{self.scope} ", self.width
+        rules = [f"{s}.agl-back{{display:none}}"]
+        for role in ("current", "done", "error", "freed"):
+            rules.append(f"{s}g.agl-{role}>polygon,{s}g.agl-{role}>ellipse"
+                         f"{{{_node_css(role, w)}}}")
+        rules.append(f"{s}g.agl-freed>text{{fill:{FREED_LINE}}}")
+        for role in ("done", "active"):
+            rules.append(f"{s}g.agl-{role}>path{{{_edge_css(role, w)}}}")
+            rules.append(f"{s}g.agl-{role}>polygon.agl-back{{{_arrow_css(role)}}}")
+            rules.append(f"{s}g.agl-{role}>polygon:not(.agl-back){{display:none}}")
+        rules.append(f"{s}text.agl-label{{font-family:monospace;font-size:{self.font}px;"
+                     f"fill:{LABEL_DONE};stroke:white;stroke-width:3;paint-order:stroke}}")
+        rules.append(f"{s}text.agl-label.agl-active{{fill:{ACTIVE_EDGE};font-weight:bold}}")
+        return "\n".join(rules)
+
+    def label_slots(self, labels: dict[str, str]) -> str:
+        """One ``<text>`` per edge at its middle (``labels`` filled in), for the export."""
+        return "".join(f'<text class="agl-label" data-edge="{eid}" x="{x + 4:.2f}" y="{y:.2f}">'
+                       f"{escape(labels.get(eid, ''), None)}</text>"
+                       for eid, (x, y) in sorted(self.points.items(),
+                                                 key=lambda kv: _natural(kv[0])))
 
     def overlay(self, style: FrameStyle) -> str:
         """``<text>`` elements for the edge labels (active ones bold red, others grey)."""
@@ -136,10 +226,10 @@ class SvgCanvas:
         return (f"{self.head}<style>{self.css(style)}</style>{self.body}"
                 f'<g class="agl-labels">{self.overlay(style)}</g>{self.tail}')
 
-    def parts(self) -> tuple[str, str]:
-        """(svg with empty style/label slots, for the HTML export's script to fill)."""
-        return (f'{self.head}<style class="agl-style"></style>{self.body}'
-                f'<g class="agl-labels"></g>{self.tail}'), self.scope
+    def static_svg(self, labels: dict[str, str]) -> str:
+        """The SVG for the HTML export: no frame styling, label slots holding ``labels``."""
+        return (f'{self.head}{self.body}<g class="agl-labels">{self.label_slots(labels)}</g>'
+                f"{self.tail}")
 
 
 def _widen(head: str, extra: float) -> str:
@@ -179,7 +269,7 @@ def styled_dot(dot: graphviz.Digraph, stmt: dict[str, int], style: FrameStyle) -
         attrs: dict[str, str] = {}
         if role is not None:
             color = _edge_color(role)
-            attrs.update(color=color, penwidth="3" if role == "active" else "2")
+            attrs.update(color=color, penwidth="3" if role == "active" else "2", dir="back")
         if eid in style.labels:
             attrs.update(xlabel=html_label(escape(style.labels[eid], None)),
                          fontcolor=ACTIVE_EDGE if role == "active" else LABEL_DONE,

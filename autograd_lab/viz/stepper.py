@@ -23,6 +23,23 @@ from .recording import Frame, Recording, Run, record_backward
 
 __all__ = ["BackwardStepper", "Frame", "Recording", "Run", "record_backward"]
 
+_PLAY_TIP = ("▶ play: one step every interval · ■ stop: back to the first step · "
+             "⟲ loop: start again after the last step")
+
+# Shown only when the widget has no kernel behind it (a notebook reopened, a kernel restarted):
+# ipywidgets then marks every view ``jupyter-widgets-disconnected``. The saved frame stays;
+# the controls, which could do nothing, and the broken-link icons are hidden.
+_OFFLINE_NOTE = """<style>
+.autograd-lab-stepper .agl-offline-note { display: none; }
+.autograd-lab-stepper.jupyter-widgets-disconnected .agl-offline-note {
+  display: block; font-family: sans-serif; font-size: 14px; font-style: italic; color: #333;
+  background: #fff8e1; border-left: 4px solid #ffb300; padding: 4px 8px; margin: 2px 0 6px; }
+.autograd-lab-stepper.jupyter-widgets-disconnected .agl-controls { display: none !important; }
+.autograd-lab-stepper.jupyter-widgets-disconnected::before,
+.autograd-lab-stepper .jupyter-widgets-disconnected::before { display: none !important; }
+</style><div class="agl-offline-note">A saved frame of the recorded backward pass: run this
+cell to step through it.</div>"""
+
 
 class BackwardStepper(widgets.VBox):
     """Step through ``root.backward(gradient, retain_graph, inputs=inputs)``, run for real.
@@ -43,18 +60,24 @@ class BackwardStepper(widgets.VBox):
         self.presenter = presenter
         last = len(self.recording) - 1
         font = "18px" if presenter else "13px"
-        self.graph = widgets.HTML(layout=widgets.Layout(overflow="auto", flex="1 1 auto"))
+        # the graph takes the width it has; the table wraps below it when the column is narrow
+        self.graph = widgets.HTML(layout=widgets.Layout(overflow="auto", flex="1 1 420px",
+                                                        min_width="0", max_width="100%"))
         self.caption = widgets.HTML()
-        self.table = widgets.HTML(layout=widgets.Layout(flex="0 0 auto", margin="0 0 0 16px"))
+        self.table = widgets.HTML(layout=widgets.Layout(flex="0 1 auto", max_width="100%",
+                                                        overflow="auto"))
+        self.note = widgets.HTML(_OFFLINE_NOTE)
         self.slider = widgets.IntSlider(value=0, min=0, max=last, description="step",
-                                        continuous_update=True,
-                                        layout=widgets.Layout(width="360px"))
+                                        continuous_update=True, tooltip="step",
+                                        layout=widgets.Layout(flex="1 1 220px", min_width="180px",
+                                                              max_width="360px"))
         self.play = widgets.Play(value=0, min=0, max=last, interval=interval,
-                                 description="play")
+                                 description="play", tooltip=_PLAY_TIP,
+                                 layout=widgets.Layout(flex="0 0 auto", width="auto"))
         widgets.link((self.play, "value"), (self.slider, "value"))
-        self.reset_button = self._button("Reset", "go to the first frame", font)
-        self.prev_button = self._button("◀ Prev", "previous frame", font)
-        self.next_button = self._button("Next ▶", "next frame", font)
+        self.reset_button = self._button("Reset", "go to the first step", font)
+        self.prev_button = self._button("◀ Prev", "previous step", font)
+        self.next_button = self._button("Next ▶", "next step", font)
         self.again_button = self._button("backward again", "run backward once more on the "
                                          "same graph and append its frames", font)
         self.reset_button.on_click(lambda _: self.reset())
@@ -63,10 +86,15 @@ class BackwardStepper(widgets.VBox):
         self.again_button.on_click(lambda _: self.backward_again())
         self.slider.observe(self._on_slider, names="value")
         controls = widgets.HBox([self.reset_button, self.prev_button, self.play, self.slider,
-                                 self.next_button, self.again_button])
+                                 self.next_button, self.again_button],
+                                layout=widgets.Layout(flex_flow="row wrap", align_items="center",
+                                                      max_width="100%"))
+        controls.add_class("agl-controls")
         body = widgets.HBox([self.graph, self.table],
-                            layout=widgets.Layout(align_items="flex-start"))
-        super().__init__(children=[controls, self.caption, body])
+                            layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                  max_width="100%", grid_gap="8px 16px"))
+        super().__init__(children=[self.note, controls, self.caption, body],
+                         layout=widgets.Layout(max_width="100%"))
         self.add_class("autograd-lab-stepper")
         if presenter:
             self.add_class("autograd-lab-presenter")
@@ -78,9 +106,23 @@ class BackwardStepper(widgets.VBox):
         return (f"BackwardStepper({len(self.recording)} frames, {runs} backward run"
                 f"{'s' if runs != 1 else ''})")
 
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict:
+        """The widget view, plus a static copy of every frame as ``text/html``.
+
+        Front ends without a live kernel (a web page, a viewer, an untrusted notebook) show
+        the ``text/html``: the recorded frames with Prev / Next / Play in plain JavaScript,
+        or, where scripts do not run, the first frame and how to step.
+        """
+        data = super()._repr_mimebundle_(**kwargs)
+        if data:
+            data["text/html"] = self.recording.to_html_fragment()
+        return data
+
     @staticmethod
     def _button(text: str, tip: str, font: str) -> widgets.Button:
-        b = widgets.Button(description=text, tooltip=tip, layout=widgets.Layout(width="auto"))
+        # never shrunk: a label always shows whole (the row wraps instead)
+        b = widgets.Button(description=text, tooltip=tip,
+                           layout=widgets.Layout(width="auto", height="auto", flex="0 0 auto"))
         b.style.font_size = font
         b.style.font_weight = "bold"
         return b

@@ -62,7 +62,7 @@ STATE_JS = """(root) => {
   const current = [...root.querySelectorAll('svg g.node')].filter(g => {
     const shape = g.querySelector(':scope > polygon, :scope > ellipse');
     return shape && getComputedStyle(shape).fill === fill;
-  }).map(g => g.id);
+  }).map(g => g.id.slice(g.id.lastIndexOf('-') + 1));  // the export prefixes its ids
   const caption = root.querySelector('.agl-caption, #caption');
   const table = root.querySelector('table.agl-grads');
   const rows = table ? [...table.rows].map(r => [...r.cells].map(c => c.textContent)) : [];
@@ -352,15 +352,15 @@ def check_export(browser, path: Path, want: dict, order: list[str] | None = None
     root = page.locator(".autograd-lab-stepper")
     seen = [wait_frame(root, want, 0)]
     for k in range(1, want["n"]):
-        page.click("#next")
+        page.click(".agl-next")
         seen.append(wait_frame(root, want, k, timeout=5))
     if order is not None:
         check_engine_order(seen, want, order)
     check_table_changes(seen, want)
-    page.click("#reset")
+    page.click(".agl-reset")
     wait_frame(root, want, 0, timeout=5)
-    page.click("#play")  # 700 ms a frame
-    page.wait_for_function("() => document.querySelector('#slider').value > 1", timeout=10_000)
+    page.click(".agl-play")  # 700 ms a frame
+    page.wait_for_function("() => document.querySelector('.agl-slider').value > 1", timeout=10_000)
     page.close()
     assert requests and all(u.startswith("file://") for u in requests), requests
 
