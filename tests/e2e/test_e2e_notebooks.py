@@ -13,7 +13,7 @@ device scale factor 1.5).
    renders live;
 3. in both settings: no output or widget wider than its cell (only an element that asks for
    scrolling itself, in its inline style, may hold wider content), no button label cut
-   short, no icon-only button without a tooltip; every stepper is stepped with Next from its
+   short, no icon-only button without a tooltip (its own or a box's around it); every stepper is stepped with Next from its
    first frame to its last, and at every step its highlighted node must lie inside the visible
    area (the window and every clipping box around it);
 4. screenshots in ``test-artifacts/e2e/``: the whole notebook (laptop), and every stepper at
@@ -338,7 +338,9 @@ LAYOUT_JS = """() => {
           found.push({cell: i, what: 'button label cut short', el: name(b),
                       detail: `${JSON.stringify(text)}: ${b.scrollWidth} > ${b.clientWidth}`});
         }
-        if (!text && !(b.title || b.getAttribute('aria-label'))) {
+        // a tooltip on the button or on a box around it (shown when hovering the button)
+        const tip = b.closest('[title]:not([title=""]), [aria-label]:not([aria-label=""])');
+        if (!text && !(tip && out.contains(tip))) {
           found.push({cell: i, what: 'icon-only button without a tooltip', el: name(b),
                       detail: b.innerHTML.slice(0, 80)});
         }

@@ -495,7 +495,7 @@ def test_course_stepper_fits_laptop_and_projector(lab, browser, prefix):
     cdp = browser.new_cdp_session(page)
     try:
         set_size(page, cdp, "laptop")
-        open_notebook(page, lab, f"notebooks/{name}")
+        open_notebook(page, lab, name)
         run_all(page)
         wait_run_all(page)
         cell = page.locator(".jp-Notebook .jp-CodeCell").nth(stepper_cell(page))
@@ -531,7 +531,7 @@ def test_reopened_stepper_shows_no_dead_controls(lab, lab_env, course, browser):
     import subprocess
 
     name = course_notebook("03_")
-    path = course / "notebooks" / name
+    path = course / name
     subprocess.run([jupyter_bin("jupyter"), "nbconvert", "--to", "notebook", "--execute",
                     "--inplace", str(path)], env=lab_env, check=True, capture_output=True)
     saved = nbformat.read(path, as_version=4)
@@ -544,7 +544,7 @@ def test_reopened_stepper_shows_no_dead_controls(lab, lab_env, course, browser):
     try:
         for size in SIZES:
             set_size(page, cdp, size)
-            open_notebook(page, lab, f"notebooks/{name}")
+            open_notebook(page, lab, name)
             out = page.locator(".jp-Notebook .jp-CodeCell").nth(stepper_cell(page)) \
                 .locator(".jp-OutputArea")
             out.locator("svg g.node").first.wait_for()
