@@ -480,7 +480,8 @@ def set_size(page, cdp, name: str) -> None:
 
 def stepper_cell(page) -> int:
     return page.evaluate("""() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]
-        .findIndex(c => c.querySelector('.jp-InputArea').textContent.includes('BackwardStepper('))""")
+        .findIndex(c => (c.querySelector('.jp-InputArea') || {textContent: ''})
+            .textContent.includes('BackwardStepper('))""")
 
 
 def course_notebook(prefix: str) -> str:
