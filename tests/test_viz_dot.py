@@ -414,3 +414,17 @@ def test_wide_graphs_fit_a_notebook_column():
                        show_saved=True).pipe(format="svg", encoding="utf-8")
         width_pt = float(re.search(r'<svg width="([\d.]+)pt"', svg).group(1))
         assert width_pt <= 612, (view, width_pt)
+
+
+def test_huge_graph_scrolls_at_natural_size():
+    """Too large to read at column width: full size, in a box with scrollbars (text/html)."""
+    xs = [torch.tensor(float(i), requires_grad=True) for i in range(60)]
+    wide = torch.stack([x * 2 for x in xs]).sum()
+    bundle = make_dot(wide, max_nodes=None)._repr_mimebundle_()
+    assert list(bundle) == ["text/html"]
+    box = bundle["text/html"]
+    assert box.startswith('<div class="agl-scroll" style="overflow:auto;max-width:100%;')
+    width_pt = float(re.search(r'<svg width="([\d.]+)pt"', box).group(1))
+    assert width_pt > 2 * 612 and 'transform="scale(1 1)' in box
+    small = make_dot((xs[0] * 3).sin())._repr_mimebundle_()
+    assert list(small) == ["image/svg+xml"]

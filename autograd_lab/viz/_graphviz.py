@@ -7,6 +7,7 @@ the first render (``pipe``/``render``, which is also what Jupyter's display call
 
 from __future__ import annotations
 
+import re
 import shutil
 from typing import Any, Callable
 
@@ -38,8 +39,33 @@ def require_dot() -> None:
         raise GraphvizNotFoundError()
 
 
+# Graphviz shrinks a drawing wider than the graph's ``size`` (a notebook column) and writes
+# the factor into the outer group's transform. Below MIN_SCALE the text would be too small to
+# read: the graph is shown at its natural size in a scroll container instead.
+_SCALE = re.compile(r'<g id="graph0" class="graph" transform="scale\(([\d.]+)')
+MIN_SCALE = 0.6
+SCROLL_BOX = ("overflow:auto;max-width:100%;max-height:80vh;border:1px solid #ccc;"
+              "scrollbar-gutter:stable")
+
+
 class AutogradDigraph(graphviz.Digraph):
-    """A ``graphviz.Digraph`` whose renders explain how to install ``dot`` when it is missing."""
+    """A ``graphviz.Digraph`` whose renders explain how to install ``dot`` when it is missing.
+
+    In Jupyter it shows as SVG no wider than a notebook column; a graph too large to be
+    readable at that width is shown at full size in a box with scrollbars (``text/html``).
+    """
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None,
+                          **kwargs: Any) -> dict[str, Any]:
+        bundle = super()._repr_mimebundle_(include, exclude, **kwargs)
+        svg = bundle.get("image/svg+xml")
+        m = _SCALE.search(svg) if isinstance(svg, str) else None
+        if m is None or float(m.group(1)) >= MIN_SCALE:
+            return bundle
+        natural = self.copy()
+        natural.graph_attr.pop("size", None)
+        box = f'<div class="agl-scroll" style="{SCROLL_BOX}">{to_svg(natural)}</div>'
+        return {"text/html": box}
 
     def pipe(self, *args: Any, **kwargs: Any) -> Any:
         return _run_dot(super().pipe, *args, **kwargs)

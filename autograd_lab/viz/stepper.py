@@ -1,11 +1,12 @@
 """``BackwardStepper``: a widget that steps through a real backward pass.
 
 It runs ``backward()`` once for real (:func:`record_backward`), then lets you walk the
-recorded frames: Reset / Prev / Play / slider / Next. Each frame highlights the node
-that is running (SVG ids ``n_3``, edges ``e_5``), labels the edges with the gradient
-they carried, fades the saved tensors already freed, and shows a table of every
-leaf's ``.grad`` (and retained grads) with ``old + new = total`` as they accumulate.
-"backward again" runs backward a second time on the same graph and appends its frames
+recorded frames: Reset / Prev / Play / slider / Next (every control labelled, with a
+tooltip). Each frame highlights the node that is running (SVG ids ``n_3``, edges ``e_5``),
+draws the gradients each edge carried against its forward arrow, fades the saved tensors
+already freed, and shows a table of every leaf's ``.grad`` (and retained grads) with
+``old + new = total`` as they accumulate. "backward again" runs backward a second time on
+the same graph and appends its frames
 -- accumulation with ``retain_graph=True``, or torch's error once the graph was freed.
 
 Everything is drawn through ``HTML`` widget values (no ``Output`` widget), so a
@@ -22,9 +23,6 @@ from ..tensor import Tensor
 from .recording import Frame, Recording, Run, record_backward
 
 __all__ = ["BackwardStepper", "Frame", "Recording", "Run", "record_backward"]
-
-_PLAY_TIP = ("▶ play: one step every interval · ■ stop: back to the first step · "
-             "⟲ loop: start again after the last step")
 
 # Shown only when the widget has no kernel behind it (a notebook reopened, a kernel restarted):
 # ipywidgets then marks every view ``jupyter-widgets-disconnected``. The saved frame stays;
@@ -71,10 +69,18 @@ class BackwardStepper(widgets.VBox):
                                         continuous_update=True, tooltip="step",
                                         layout=widgets.Layout(flex="1 1 220px", min_width="180px",
                                                               max_width="360px"))
+        # Play's own view draws three icon buttons without tooltips; it is kept (hidden) for its
+        # timer, which runs in the browser, and driven by a labelled toggle linked to it there
         self.play = widgets.Play(value=0, min=0, max=last, interval=interval,
-                                 description="play", tooltip=_PLAY_TIP,
-                                 layout=widgets.Layout(flex="0 0 auto", width="auto"))
+                                 description="play", layout=widgets.Layout(display="none"))
         widgets.link((self.play, "value"), (self.slider, "value"))
+        self.play_button = widgets.ToggleButton(
+            description="▶ Play", tooltip=f"play: one step every {interval} ms "
+            "(click again to pause; Reset goes back to the first step)",
+            layout=widgets.Layout(width="auto", height="auto", flex="0 0 auto"))
+        self.play_button.style.font_size = font
+        self.play_button.style.font_weight = "bold"
+        widgets.jslink((self.play_button, "value"), (self.play, "playing"))
         self.reset_button = self._button("Reset", "go to the first step", font)
         self.prev_button = self._button("◀ Prev", "previous step", font)
         self.next_button = self._button("Next ▶", "next step", font)
@@ -85,8 +91,8 @@ class BackwardStepper(widgets.VBox):
         self.next_button.on_click(lambda _: self.next())
         self.again_button.on_click(lambda _: self.backward_again())
         self.slider.observe(self._on_slider, names="value")
-        controls = widgets.HBox([self.reset_button, self.prev_button, self.play, self.slider,
-                                 self.next_button, self.again_button],
+        controls = widgets.HBox([self.reset_button, self.prev_button, self.play_button, self.play,
+                                 self.slider, self.next_button, self.again_button],
                                 layout=widgets.Layout(flex_flow="row wrap", align_items="center",
                                                       max_width="100%"))
         controls.add_class("agl-controls")

@@ -249,7 +249,7 @@ def play(root, want: dict) -> list[dict]:
     button(root, "Reset").click()
     wait_frame(root, want, 0)
     root.evaluate(WATCH_JS)
-    root.locator(".widget-play button").first.click()
+    button(root, "Play").click()
     wait_frame(root, want, n - 1, timeout=30 + n)
     steps = root.page.evaluate("() => { window.__watch.disconnect(); return window.__steps; }")
     return steps
@@ -451,9 +451,7 @@ FIT_JS = """(root) => {
   return {right: root.getBoundingClientRect().right, area: area.getBoundingClientRect().right,
           scroll: root.scrollWidth, client: root.clientWidth,
           cut: shown.filter(b => b.scrollWidth > b.clientWidth).map(b => b.textContent),
-          // ipywidgets' Play view puts no title on its three icon buttons (known gap)
-          untitled: shown.filter(b => !(b.title || b.closest('[title]'))
-                                      && !b.closest('.widget-play')).length,
+          untitled: shown.filter(b => !b.title).length,
           errors: root.querySelectorAll('.jupyter-widgets-error-widget').length};
 }"""
 
