@@ -339,8 +339,10 @@ def save_notebook(page, server: Server, rel: str) -> dict:
 
 
 def stepper_button(root, name: str):
-    """A stepper's button by its label or, for an icon button, its tooltip."""
-    return root.locator(f'button:has-text("{name}"), button[title*="{name}" i]').first
+    """A stepper's button by its label or, for an icon button (no such label), its tooltip."""
+    labelled = root.locator(f'button:has-text("{name}")')
+    return labelled.first if labelled.count() else root.locator(
+        f'button[title*="{name}" i]').first
 
 
 # ---- a kernel the browser started --------------------------------------------------------------
