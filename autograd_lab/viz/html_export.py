@@ -4,12 +4,14 @@
 data (which node and edge has which role, the edge labels, caption and ``.grad`` table), and
 a small script with Reset / Prev / Play / slider / Next. Every id in it carries a prefix
 unique to the recording, so several fragments can live on one page. Without the script
-(a sanitizing viewer, an untrusted notebook) it still shows the first frame and says how to
-step. :func:`page` wraps one fragment into a standalone HTML file. Nothing is fetched.
+(a sanitizing viewer, an untrusted notebook) it still shows the first frame, as an image,
+and says how to step. :func:`page` wraps one fragment into a standalone HTML file. Nothing
+is fetched.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import html
 import json
@@ -17,7 +19,7 @@ import json
 from .backward_log import BackwardLog
 from .frame_html import caption_html, table_html
 from .frame_state import style
-from .restyle import SvgCanvas
+from .restyle import MAX_HEIGHT, SvgCanvas
 
 __all__ = ["fragment", "page"]
 
@@ -56,7 +58,7 @@ def fragment(log: BackwardLog, svg: str, serial: int = 0) -> str:
     canvas = SvgCanvas(svg, uid, log.presenter, prefix=f"{uid}-")
     btn = "17px" if log.presenter else "13px"
     css = "\n".join([
-        canvas.static_css(),
+        f".{uid} img.agl-frame{{max-width:100%;height:auto;max-height:{MAX_HEIGHT}}}",
         f".{uid} .agl-bar{{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:4px 0}}",
         f".{uid} .agl-bar button{{font-size:{btn};font-weight:bold;white-space:nowrap;"
         "padding:2px 10px;flex:0 0 auto}",
@@ -68,12 +70,15 @@ def fragment(log: BackwardLog, svg: str, serial: int = 0) -> str:
         "font-style:italic;margin:2px 0}",
     ])
     first = data["frames"][0]
-    body = canvas.static_svg(style(log, 0).labels)
+    # The graph travels as an image: a viewer that strips SVG and scripts (an untrusted
+    # notebook) still shows the first frame; the script turns it into inline SVG to restyle.
+    image = base64.b64encode(canvas.static_svg(style(log, 0)).encode("utf-8")).decode("ascii")
+    body = (f'<img class="agl-frame" alt="the graph at step 1" '
+            f'src="data:image/svg+xml;base64,{image}">')
     script = _SCRIPT.replace("UID", uid).replace("NOTE_LIVE", json.dumps(NOTE_LIVE))
     data_js = payload.replace("</", "<\\/")
     return (f'<div class="agl-static autograd-lab-stepper {uid}" id="{uid}">'
             f"<style>{css}</style>"
-            f'<style class="agl-first">{canvas.css(style(log, 0))}</style>'
             f'<div class="agl-note">{html.escape(NOTE_STATIC)}</div>'
             f'<div class="agl-bar"></div>'
             f'<div class="agl-caption-slot">{first["c"]}</div>'
@@ -105,6 +110,9 @@ _SCRIPT = """(function () {
   reset.className = "agl-reset"; prev.className = "agl-prev";
   play.className = "agl-play"; next.className = "agl-next";
   root.querySelector(".agl-note").textContent = NOTE_LIVE;
+  const img = root.querySelector("img.agl-frame");
+  const bytes = Uint8Array.from(atob(img.src.split(",")[1]), c => c.charCodeAt(0));
+  img.outerHTML = new TextDecoder().decode(bytes);
   root.querySelector("style.agl-first").remove();
   const caption = root.querySelector(".agl-caption-slot");
   const table = root.querySelector(".agl-table");

@@ -63,7 +63,7 @@ def _arrow_css(role: str) -> str:
 
 
 # a stepper's graph never needs scrolling to find the current node: at most this tall
-_MAX_HEIGHT = "max(360px, calc(100vh - 190px))"
+MAX_HEIGHT = "max(360px, calc(100vh - 190px))"
 
 
 _EDGE_BLOCK = re.compile(r'<g id="([^"]*e_\d+)" class="edge">(.*?)</g>', re.S)
@@ -130,7 +130,7 @@ class SvgCanvas:
         head = _widen(svg[i:j - 1], 90 if presenter else 60)
         # scaled to the width it has, and never taller than most of the screen
         self.head = (f'{head} class="agl-svg {scope}" preserveAspectRatio="xMinYMin meet" '
-                     f'style="max-width:100%;height:auto;max-height:{_MAX_HEIGHT}">')
+                     f'style="max-width:100%;height:auto;max-height:{MAX_HEIGHT}">')
         body = svg[j:k]
         if prefix:
             body = _ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', body)
@@ -226,10 +226,12 @@ class SvgCanvas:
         return (f"{self.head}<style>{self.css(style)}</style>{self.body}"
                 f'<g class="agl-labels">{self.overlay(style)}</g>{self.tail}')
 
-    def static_svg(self, labels: dict[str, str]) -> str:
-        """The SVG for the HTML export: no frame styling, label slots holding ``labels``."""
-        return (f'{self.head}{self.body}<g class="agl-labels">{self.label_slots(labels)}</g>'
-                f"{self.tail}")
+    def static_svg(self, style: FrameStyle) -> str:
+        """The SVG for the HTML export: one frame's styling (``<style class="agl-first">``,
+        which the export's script removes) and label slots holding that frame's labels."""
+        return (f'{self.head}<style>{self.static_css()}</style>'
+                f'<style class="agl-first">{self.css(style)}</style>{self.body}'
+                f'<g class="agl-labels">{self.label_slots(style.labels)}</g>{self.tail}')
 
 
 def _widen(head: str, extra: float) -> str:
