@@ -52,10 +52,14 @@ def output_texts(nb: dict) -> list[tuple[str, str]]:
     return out
 
 
+# base64 payloads (an SVG or PNG carried as a data URL) could spell "/tmp/" by chance
+DATA_URL = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s\\n]+")
+
+
 def problems(nb: dict) -> list[str]:
     found = []
     for where, text in output_texts(nb):
-        plain = ANSI.sub("", text)
+        plain = DATA_URL.sub("data:...", ANSI.sub("", text))
         for pattern, what in FORBIDDEN:
             for m in pattern.finditer(plain):
                 found.append(f"{where}: {what}: ...{plain[max(0, m.start() - 50):m.end() + 30]!r}")
@@ -87,3 +91,7 @@ def test_the_check_finds_what_it_looks_for():
     nb = {"cells": [{"cell_type": "code", "outputs": [
         {"output_type": "stream", "name": "stdout", "text": clean}]}], "metadata": {}}
     assert problems(nb) == []
+    # a data URL's payload is not a path, but the text around it is still searched
+    payload = "data:image/svg+xml;base64,AB/tmp/CD/home/EF=="
+    nb["cells"][0]["outputs"][0]["text"] = f'<img src="{payload}"> File /home/x.py'
+    assert [p.split(": ")[1] for p in problems(nb)] == ["an absolute path"]
