@@ -540,7 +540,7 @@ def test_reopened_stepper_shows_no_dead_controls(lab, lab_env, course, browser):
     # the widget -- the first frame as an image, the caption, the table and the note
     page = browser.new_page()
     try:
-        open_notebook(page, lab, f"notebooks/{name}")
+        open_notebook(page, lab, name)
         out = page.locator(".jp-Notebook .jp-CodeCell").nth(stepper_cell(page)) \
             .locator(".jp-OutputArea")
         out.scroll_into_view_if_needed()
