@@ -30,8 +30,10 @@ goldens:
 bench: setup
 	$(VENV_PY) benchmarks/run.py
 
+# Redraw figures/, then embed them into the notebooks that show them.
 figures: setup
 	$(VENV_PY) scripts/course/make_figures.py
+	$(VENV_PY) scripts/course/embed_figures.py notebooks/[0-9][0-9]_*.ipynb
 
 # Exercise copies of the notebooks with the answers removed (notebooks/student/, not tracked).
 student: setup

@@ -67,6 +67,9 @@ from .random import (
     rand, rand_like, randint, randn, randn_like, randperm, seed, set_rng_state,
 )
 from . import autograd  # noqa: E402
+from . import _tracebacks  # noqa: E402
+
+_tracebacks.install()  # in IPython: tracebacks without the engine's frames, as with torch's C++
 
 # Imported on first use (``torch.nn.Linear`` works as usual): keeps ``import`` fast.
 _LAZY_MODULES = ("nn", "optim", "teaching", "viz")

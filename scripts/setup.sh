@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Set up (or refresh) everything the project needs, idempotently:
-#   - system packages: Graphviz (`dot`), and with --browser also Chromium + fonts-liberation
+#   - system packages: Graphviz (`dot`), and with --browser also Chromium, fonts-liberation and
+#     fonts-noto-color-emoji (Chromium has no emoji font otherwise: ✅ and ❌ look the same)
 #   - a virtual environment in .venv with `pip install -e ".[dev]"`
 #
 # Usage: bash scripts/setup.sh [--browser]
-#   --browser (or AUTOGRAD_LAB_BROWSER=1)  also ensure /usr/bin/chromium and fonts-liberation
+#   --browser (or AUTOGRAD_LAB_BROWSER=1)  also ensure /usr/bin/chromium and the fonts
 #   PYTHON=python3.12 bash scripts/setup.sh  choose the interpreter for a new .venv
 #
 # The pip install runs again only when pyproject.toml changed since the last
@@ -51,9 +52,11 @@ fi
 command -v dot >/dev/null 2>&1 || missing+=(graphviz)
 if [[ "$want_browser" == 1 ]]; then
     [[ -x /usr/bin/chromium ]] || missing+=(chromium)
-    if command -v dpkg-query >/dev/null 2>&1 &&
-        ! dpkg-query -W -f='${Status}' fonts-liberation 2>/dev/null | grep -q 'ok installed'; then
-        missing+=(fonts-liberation)
+    if command -v dpkg-query >/dev/null 2>&1; then
+        for font in fonts-liberation fonts-noto-color-emoji; do
+            dpkg-query -W -f='${Status}' "$font" 2>/dev/null | grep -q 'ok installed' ||
+                missing+=("$font")
+        done
     fi
 fi
 # npm is needed only to fetch the website's packages the first time.
@@ -90,7 +93,7 @@ if ((${#missing[@]})); then
             fi
             if [[ " ${missing[*]} " == *" chromium "* ]]; then
                 echo "  Chromium at /usr/bin/chromium is needed for the browser tests;"
-                echo "  they are written for Debian/Ubuntu (apt-get install chromium fonts-liberation)."
+                echo "  they are written for Debian/Ubuntu (apt-get install chromium fonts-liberation fonts-noto-color-emoji)."
             fi
             if [[ " ${missing[*]} " == *" npm "* ]]; then
                 echo "  npm (Node.js) fetches the course website's MathJax and widget manager once."
@@ -104,7 +107,7 @@ if ((${#missing[@]})); then
         exit 1
     fi
 else
-    say "system packages present (graphviz$([[ "$want_browser" == 1 ]] && echo ', chromium, fonts-liberation'))"
+    say "system packages present (graphviz$([[ "$want_browser" == 1 ]] && echo ', chromium, fonts-liberation, fonts-noto-color-emoji'))"
 fi
 
 # ------------------------------------------------------------------ venv ---

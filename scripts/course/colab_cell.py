@@ -8,6 +8,10 @@ matplotlib.
 ``AUTOGRAD_LAB_SOURCE`` below is the one place that names the repository: a fork changes it
 there and rewrites the cell into the notebooks with ``--write``.
 
+The cell is folded away so that a notebook's first screen is its title and objectives:
+JupyterLab hides its code (``jupyter.source_hidden``), Colab shows it as a form with its
+``# @title`` (``cellView: form`` and ``display-mode: "form"``).
+
     python scripts/course/colab_cell.py                   # print the cell
     python scripts/course/colab_cell.py --check notebooks/*.ipynb  # exit 1 unless each has it first
     python scripts/course/colab_cell.py --write notebooks/*.ipynb  # insert or update it
@@ -24,8 +28,12 @@ AUTOGRAD_LAB_SOURCE = "https://github.com/autograd-lab/autograd_lab"
 
 MARKER = "# Colab and other fresh kernels: install autograd_lab if it is missing"
 PIP_REQUIREMENT = f"autograd_lab @ git+{AUTOGRAD_LAB_SOURCE}"
+TITLE = '# @title Set-up: installs autograd_lab on Colab, no-op here { display-mode: "form" }'
+# Folded in JupyterLab (source hidden) and in Colab (a form showing the title only).
+METADATA = {"tags": ["colab"], "cellView": "form", "jupyter": {"source_hidden": True}}
 
 CELL = f"""\
+{TITLE}
 {MARKER} (no-op here otherwise).
 try:
     import autograd_lab  # noqa: F401
@@ -47,22 +55,32 @@ def first_code_cell(nb: dict) -> tuple[int, dict] | None:
     return next(((i, c) for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"), None)
 
 
+def _folded(metadata: dict) -> dict:
+    """``metadata`` with the standard cell's tags and folding added (other keys kept)."""
+    out = {**metadata, "cellView": METADATA["cellView"],
+           "jupyter": {**metadata.get("jupyter", {}), **METADATA["jupyter"]}}
+    out["tags"] = list(dict.fromkeys([*metadata.get("tags", []), *METADATA["tags"]]))
+    return out
+
+
 def has_cell(nb: dict) -> bool:
-    """True when the notebook's first code cell is exactly the standard cell."""
+    """True when the notebook's first code cell is exactly the standard cell, folded."""
     first = first_code_cell(nb)
-    return first is not None and _source(first[1]) == CELL
+    return (first is not None and _source(first[1]) == CELL
+            and _folded(first[1].get("metadata", {})) == first[1].get("metadata", {}))
 
 
 def with_cell(nb: dict) -> dict:
     """The notebook with the standard cell first among its code cells (replacing an old one)."""
     first = first_code_cell(nb)
-    cell = {"cell_type": "code", "execution_count": None, "metadata": {"tags": ["colab"]},
+    cell = {"cell_type": "code", "execution_count": None, "metadata": _folded({}),
             "outputs": [], "source": CELL.splitlines(keepends=True)}
     if (nb.get("nbformat"), nb.get("nbformat_minor", 0)) >= (4, 5):  # cell ids from 4.5 on
         cell["id"] = "colab-install"
-    if first is not None and _source(first[1]).startswith(MARKER):
+    if first is not None and MARKER in _source(first[1]):
         i, old = first
-        nb["cells"][i] = {**old, "source": cell["source"]}
+        nb["cells"][i] = {**old, "source": cell["source"],
+                          "metadata": _folded(old.get("metadata", {}))}
     else:
         at = first[0] if first is not None else len(nb["cells"])
         nb["cells"].insert(at, cell)
@@ -93,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             missing.append(str(path))
     for path in missing:
-        print(f"colab_cell: {path}: the first code cell is not the standard Colab cell",
+        print(f"colab_cell: {path}: the first code cell is not the standard Colab cell, folded",
               file=sys.stderr)
     return 1 if missing else 0
 

@@ -4,7 +4,8 @@
 
 Every figure is drawn from a real graph (and, for the stepper frame, a real backward
 pass). The output is deterministic: running the script twice writes identical files
-(on one machine: Graphviz and font versions change the coordinates).
+(on one machine: Graphviz and font versions change the coordinates). ``make figures`` then
+runs ``embed_figures.py``, which copies them into the notebooks that show them.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,6 +36,9 @@ VIEWPORT = {"width": 1400, "height": 1000}
 # The stepper's "current" node fill (restyle.CURRENT_FILL, #ffd54f) as the browser computes it.
 CURRENT_FILL = "rgb(255, 213, 79)"
 KERNEL_STATUS = 'span.jp-StatusBar-TextItem[title^="Change kernel"]'
+# The prompts ("[3]:") of code cells whose code is shown: a cell with hidden source (the folded
+# set-up cell) shows a placeholder without its number.
+PROMPTS = ".jp-Notebook .jp-CodeCell .jp-InputPrompt:not(.jp-Placeholder-prompt)"
 
 
 def course_notebooks() -> list[Path]:
@@ -65,6 +69,16 @@ def stepper_notebooks() -> list[Path]:
             if any("BackwardStepper(" in source(c) for c in code_cells(read_notebook(p)))]
 
 
+def load_script(name: str):
+    """A module of ``scripts/course/`` (the publishing tools are scripts, not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / "course" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -79,12 +93,13 @@ def artifact(name: str) -> Path:
 # ---- the course copy and Jupyter's folders -----------------------------------------------------
 
 def copy_course(dest: Path) -> Path:
-    """``dest/notebooks`` (course notebooks only) and ``dest/figures``: notebooks link ../figures."""
-    (dest / "notebooks").mkdir(parents=True)
+    """``dest`` holding the course notebooks only: ``scripts/lab.sh`` serves ``notebooks/``.
+
+    Nothing beside them (no ``figures/``): a figure must load from the notebook itself.
+    """
+    dest.mkdir(parents=True, exist_ok=True)
     for nb in course_notebooks():
-        shutil.copy2(nb, dest / "notebooks" / nb.name)
-    if FIGURE_DIR.is_dir():
-        shutil.copytree(FIGURE_DIR, dest / "figures")
+        shutil.copy2(nb, dest / nb.name)
     return dest
 
 
@@ -197,10 +212,9 @@ def lab_server(root: Path, env: dict[str, str], log: Path) -> Iterator[Server]:
 
 @contextmanager
 def voila_server(notebook: Path, env: dict[str, str], log: Path) -> Iterator[Server]:
-    """Voila serving one notebook as an app page at ``/`` (through ``scripts/course/voila_app.py``)."""
+    """Plain Voila serving one notebook as an app page at ``/``."""
     port = free_port()
-    cmd = [sys.executable, str(REPO / "scripts" / "course" / "voila_app.py"), str(notebook),
-           "--no-browser", f"--port={port}",
+    cmd = [jupyter_bin("voila"), str(notebook), "--no-browser", f"--port={port}",
            "--Voila.port_retries=0", "--Voila.ip=127.0.0.1", "--show_tracebacks=True", f"--token={TOKEN}"]
     server = Server(cmd, env, port, log, cwd=notebook.parent)
     try:
@@ -257,18 +271,18 @@ def run_all(page) -> None:
     """
     page.click('.lm-MenuBar-item:has-text("Edit")')
     page.click('.lm-Menu-item[data-command="editmenu:clear-all"]')
-    page.wait_for_function("""() => [...document.querySelectorAll(
-        '.jp-Notebook .jp-CodeCell .jp-InputPrompt')].every(p => !/\\d/.test(p.textContent))""")
+    page.wait_for_function(f"""() => [...document.querySelectorAll(
+        '{PROMPTS}')].every(p => !/\\d/.test(p.textContent))""")
     page.click('.lm-MenuBar-item:has-text("Run")')
     page.click('.lm-Menu-item[data-command="runmenu:run-all"]')
 
 
 PROGRESS_JS = """(statusSelector) => {
-  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
+  const prompts = [...document.querySelectorAll('PROMPTS')]
     .map(p => p.textContent.trim());
   const status = document.querySelector(statusSelector);
   return {prompts, status: status ? status.textContent : ''};
-}"""
+}""".replace("PROMPTS", PROMPTS)
 
 
 def wait_run_all(page, timeout: float = 180) -> list[str]:
@@ -312,7 +326,23 @@ def save_notebook(page, server: Server, rel: str) -> dict:
         time.sleep(0.2)
     else:
         raise TimeoutError(f"{rel} was not saved")
+    # the file can still be half written when its time stamp changes: the server answers 500
+    # (unreadable JSON) until it is complete
+    for _ in range(50):
+        try:
+            return server.api("GET", f"/api/contents/{rel}?content=1&type=notebook")["content"]
+        except urllib.error.HTTPError as e:
+            if e.code != 500:
+                raise
+            time.sleep(0.2)
     return server.api("GET", f"/api/contents/{rel}?content=1&type=notebook")["content"]
+
+
+def stepper_button(root, name: str):
+    """A stepper's button by its label or, for an icon button (no such label), its tooltip."""
+    labelled = root.locator(f'button:has-text("{name}")')
+    return labelled.first if labelled.count() else root.locator(
+        f'button[title*="{name}" i]').first
 
 
 # ---- a kernel the browser started --------------------------------------------------------------

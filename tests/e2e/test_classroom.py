@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -11,17 +10,9 @@ import sys
 import nbformat
 import pytest
 import yaml
-from e2e_support import REPO, course_notebooks, jupyter_env, read_notebook
+from e2e_support import REPO, course_notebooks, jupyter_env, load_script, read_notebook
 from nbclient import NotebookClient
 from nbformat.sign import NotebookNotary
-
-
-def load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / "course" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 colab = load_script("colab_cell")
 
@@ -97,7 +88,44 @@ def test_colab_cell_write_and_check(tmp_path):
         i, _ = colab.first_code_cell(new)
         assert new["cells"][:i] + new["cells"][i + 1:] == old["cells"]  # only the cell added
         assert "".join(new["cells"][i]["source"]) == colab.CELL
+        check_folded(new["cells"][i])
         nbformat.validate(nbformat.reads(copy.read_text(), as_version=4))
+
+
+def check_folded(cell: dict) -> None:
+    """Hidden in JupyterLab, a titled form in Colab: the first screen is the title and goals."""
+    assert cell["metadata"]["jupyter"]["source_hidden"] is True
+    assert cell["metadata"]["cellView"] == "form"
+    assert "colab" in cell["metadata"]["tags"]
+    first = "".join(cell["source"]).splitlines()[0]
+    assert first.startswith("# @title ") and first.endswith('{ display-mode: "form" }')
+
+
+def test_shipped_colab_cells_are_folded():
+    for p in course_notebooks():
+        i, cell = colab.first_code_cell(read_notebook(p))
+        check_folded(cell)
+        # nothing but Markdown (title, objectives) before it
+        assert all(c["cell_type"] == "markdown" for c in read_notebook(p)["cells"][:i]), p.name
+
+
+def test_colab_cell_write_folds_an_older_cell(tmp_path):
+    """A cell written by an older version (not folded, no title) is updated in place."""
+    nb = read_notebook(course_notebooks()[0])
+    i, cell = colab.first_code_cell(nb)
+    old_source = colab.CELL.split("\n", 1)[1]  # without the title line
+    nb["cells"][i] = {**cell, "source": old_source.splitlines(keepends=True),
+                      "metadata": {"tags": ["colab"], "execution": {"shell.execute_reply": "t"}}}
+    path = tmp_path / "old.ipynb"
+    nbformat.write(nbformat.from_dict(nb), path)
+    assert colab.main(["--check", str(path)]) == 1
+    assert colab.main(["--write", str(path)]) == 0
+    new = read_notebook(path)
+    assert len(new["cells"]) == len(nb["cells"])
+    check_folded(new["cells"][i])
+    assert new["cells"][i]["metadata"]["execution"] == {"shell.execute_reply": "t"}  # other metadata kept
+    assert colab.main(["--check", str(path)]) == 0
+    nbformat.validate(nbformat.reads(path.read_text(), as_version=4))
 
 
 # ---- Binder ------------------------------------------------------------------------------------

@@ -1,14 +1,23 @@
-"""Every course notebook in a real JupyterLab and Chromium: first open, Run All, what is drawn.
+"""Every course notebook in a real JupyterLab and Chromium, on a laptop and on a projector.
 
-One JupyterLab serves a trusted temporary copy of ``notebooks/`` and ``figures/`` (as
-``scripts/lab.sh`` trusts the shipped notebooks). For each notebook, in one tab:
+One JupyterLab serves a trusted temporary copy of ``notebooks/`` as its root, the way
+``scripts/lab.sh`` starts it (nothing else beside the notebooks). Each notebook is opened in
+one tab and looked at in two settings, switched in place (Chrome DevTools' device metrics):
+a laptop (1280x800) and a projector (1920x1080 at 150% zoom: 1280x720 CSS pixels,
+device scale factor 1.5).
 
 1. first open, nothing run: saved Graphviz outputs show as images (not their text repr),
-   saved widget state renders, Markdown figures (``../figures/*.svg``) load;
+   saved widget state renders, every Markdown image has loaded (in both settings);
 2. Run All: every code cell ends with a number, no error output except in cells tagged
    ``raises-exception`` (which must raise), every graph output is drawn and every widget view
    renders live;
-3. a screenshot of the whole notebook: ``test-artifacts/e2e/<notebook>.png``.
+3. in both settings: no output or widget wider than its cell (only an element that asks for
+   scrolling itself, in its inline style, may hold wider content), no button label cut
+   short, no icon-only button without a tooltip (its own or a box's around it); every stepper is stepped with Next from its
+   first frame to its last, and at every step its highlighted node must lie inside the visible
+   area (the window and every clipping box around it);
+4. screenshots in ``test-artifacts/e2e/``: the whole notebook (laptop), and every stepper at
+   both settings (``stepper_<notebook>_<k>_<setting>_{first,last,screen}.png``).
 
 The outputs checked are the ones JupyterLab holds after the run (saved from the browser),
 matched cell by cell with the DOM.
@@ -16,10 +25,14 @@ matched cell by cell with the DOM.
 
 from __future__ import annotations
 
+import base64
 import io
+import time
+from dataclasses import dataclass
 
 import pytest
 from e2e_support import (
+    CURRENT_FILL,
     artifact,
     copy_course,
     course_notebooks,
@@ -28,6 +41,7 @@ from e2e_support import (
     run_all,
     save_notebook,
     source,
+    stepper_button,
     tags,
     trust,
     wait_run_all,
@@ -57,6 +71,7 @@ CELLS_JS = """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-Noteboo
       type: cell.classList.contains('jp-CodeCell') ? 'code'
             : cell.classList.contains('jp-MarkdownCell') ? 'markdown' : 'raw',
       prompt: (cell.querySelector('.jp-InputPrompt') || {textContent: ''}).textContent.trim(),
+      hidden: !!cell.querySelector('.jp-InputPlaceholder'),
       svg: imgs('.jp-RenderedSVG img'),
       png: imgs('.jp-RenderedImage img'),
       markdownImgs: [...cell.querySelectorAll('.jp-RenderedMarkdown img')]
@@ -76,7 +91,7 @@ IMAGES_LOADED_JS = """() => [...document.querySelectorAll('.jp-NotebookPanel img
 def course(tmp_path_factory, lab_env):
     """The course copy, trusted the way ``scripts/lab.sh`` trusts the shipped notebooks."""
     root = copy_course(tmp_path_factory.mktemp("course"))
-    notebooks = sorted((root / "notebooks").glob("*.ipynb"))
+    notebooks = sorted(root.glob("*.ipynb"))
     if notebooks:
         trust(notebooks, lab_env)
     return root
@@ -150,7 +165,7 @@ def check_first_open(views: list[dict], nb: dict) -> dict[str, int]:
                 assert w["ok"], f"{describe(i, cell)}: saved widget did not render: {w['text']}"
                 counts["widgets from saved state"] += 1
         expected = cell.get("execution_count")
-        if expected is not None:
+        if expected is not None and not view["hidden"]:
             assert view["prompt"] == f"[{expected}]:", f"{describe(i, cell)} ran on open"
     return counts
 
@@ -199,22 +214,73 @@ def check_drawn(views: list[dict], ran: dict) -> dict[str, int]:
     return counts
 
 
-def screenshot_notebook(page, name: str, page_height: int = 2400, max_pages: int = 20) -> None:
+# ---- the two settings ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    width: int
+    height: int
+    scale: float
+
+
+LAPTOP = Setting("laptop", 1280, 800, 1)
+PROJECTOR = Setting("projector", 1280, 720, 1.5)  # 1920x1080 at 150% zoom
+SETTINGS = (LAPTOP, PROJECTOR)
+
+
+class Screen:
+    """One tab shown at a setting (device metrics through CDP; screenshots through CDP too,
+    since Playwright's own screenshots re-apply its viewport)."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.cdp = page.context.new_cdp_session(page)
+        self.setting = LAPTOP
+
+    def show(self, setting: Setting, height: int | None = None) -> None:
+        self.setting = setting
+        self.cdp.send("Emulation.setDeviceMetricsOverride", {
+            "width": setting.width, "height": height or setting.height,
+            "deviceScaleFactor": setting.scale, "mobile": False})
+        self.page.wait_for_function(
+            "([w, h, s]) => innerWidth === w && innerHeight === h && devicePixelRatio === s",
+            arg=[setting.width, height or setting.height, setting.scale])
+        self.page.wait_for_timeout(300)  # JupyterLab lays the panels out again
+
+    def shot(self, clip: dict | None = None) -> bytes:
+        params: dict = {"format": "png"}
+        if clip is not None:
+            params.update(clip={**clip, "scale": 1}, captureBeyondViewport=True)
+        return base64.b64decode(self.cdp.send("Page.captureScreenshot", params)["data"])
+
+    def save(self, name: str, clip: dict | None = None) -> None:
+        artifact(name).write_bytes(self.shot(clip))
+
+    def save_element(self, locator, name: str) -> None:
+        locator.scroll_into_view_if_needed()
+        box = locator.bounding_box()
+        self.save(name, {k: box[k] for k in ("x", "y", "width", "height")})
+
+
+def screenshot_notebook(screen: Screen, name: str, page_height: int = 2400,
+                        max_pages: int = 20) -> None:
     """The whole notebook in one picture, stitched from screenshots scrolled one page apart."""
     from PIL import Image
 
-    size = page.viewport_size
-    page.set_viewport_size({"width": size["width"], "height": page_height})
+    setting = screen.setting
+    screen.show(setting, height=page_height)
     try:
-        outer = page.locator(".jp-NotebookPanel .jp-WindowedPanel-outer")
+        outer = screen.page.locator(".jp-NotebookPanel .jp-WindowedPanel-outer")
         outer.evaluate("(o) => { o.scrollTop = 0; }")
         box = outer.bounding_box()
+        clip = {k: box[k] for k in ("x", "y", "width", "height")}
         pieces = []
         for _ in range(max_pages):
-            page.wait_for_timeout(200)  # offscreen cells render as they scroll into view
+            screen.page.wait_for_timeout(200)  # offscreen cells render as they scroll into view
             top, height, client = outer.evaluate(
                 "(o) => [o.scrollTop, o.scrollHeight, o.clientHeight]")
-            pieces.append((round(top), Image.open(io.BytesIO(page.screenshot(clip=box)))))
+            pieces.append((round(top * setting.scale), Image.open(io.BytesIO(screen.shot(clip)))))
             if top + client >= height - 1:
                 break
             outer.evaluate("(o) => { o.scrollTop += o.clientHeight; }")
@@ -224,30 +290,203 @@ def screenshot_notebook(page, name: str, page_height: int = 2400, max_pages: int
             sheet.paste(im, (0, top))
         sheet.save(artifact(name))
     finally:
-        page.set_viewport_size(size)
+        screen.show(setting)
 
+
+# ---- what fits -----------------------------------------------------------------------------------
+
+# Per output: elements wider than the cell's output area, content overflowing a box that did
+# not ask to scroll, button labels cut short, icon-only buttons without a tooltip.
+LAYOUT_JS = """() => {
+  const scrolls = v => v === 'auto' || v === 'scroll';
+  // a deliberate scroll container asks for it itself (inline style: HTML we write, or an
+  // ipywidgets Layout); boxes that scroll only through a stylesheet's default do not count
+  const deliberate = el => el.style && (scrolls(el.style.overflowX) || scrolls(el.style.overflow));
+  const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+    + [...el.classList].slice(0, 3).map(c => '.' + c).join('');
+  const found = [];
+  const cells = [...document.querySelectorAll('.jp-NotebookPanel .jp-Notebook .jp-Cell')];
+  cells.forEach((cell, i) => {
+    for (const out of cell.querySelectorAll('.jp-OutputArea-output')) {
+      const box = out.getBoundingClientRect();
+      if (box.width === 0) continue;
+      const els = [out, ...out.querySelectorAll(
+        '.jupyter-widgets, .widget-html-content, .jp-RenderedHTMLCommon, .jp-RenderedSVG, '
+        + '.jp-RenderedImage, .jp-RenderedText, img, svg, table, pre')];
+      for (const el of els) {
+        let inner = false;  // inside a deliberate scroll container: it may be wider
+        for (let a = el.parentElement; a && a !== out.parentElement; a = a.parentElement) {
+          if (deliberate(a)) { inner = true; break; }
+        }
+        if (inner || el.tagName === 'BUTTON') continue;  // buttons: below
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) continue;
+        if (r.right > box.right + 1 || r.left < box.left - 1) {
+          found.push({cell: i, what: 'wider than its cell', el: name(el),
+                      detail: `${Math.round(r.left)}..${Math.round(r.right)} in `
+                              + `${Math.round(box.left)}..${Math.round(box.right)}`});
+        } else if (!deliberate(el) && el.clientWidth > 0
+                   && el.scrollWidth > el.clientWidth + 1) {
+          found.push({cell: i, what: 'content overflows (cut off or scrolls)', el: name(el),
+                      detail: `scrollWidth ${el.scrollWidth} > clientWidth ${el.clientWidth}`});
+        }
+      }
+      for (const b of out.querySelectorAll('button')) {
+        if (b.offsetParent === null) continue;  // not shown
+        const text = b.textContent.trim();
+        if (b.scrollWidth > b.clientWidth + 1) {
+          found.push({cell: i, what: 'button label cut short', el: name(b),
+                      detail: `${JSON.stringify(text)}: ${b.scrollWidth} > ${b.clientWidth}`});
+        }
+        // a tooltip on the button or on a box around it (shown when hovering the button)
+        const tip = b.closest('[title]:not([title=""]), [aria-label]:not([aria-label=""])');
+        if (!text && !(tip && out.contains(tip))) {
+          found.push({cell: i, what: 'icon-only button without a tooltip', el: name(b),
+                      detail: b.innerHTML.slice(0, 80)});
+        }
+      }
+    }
+  });
+  return found;
+}"""
+
+
+def check_layout(page, ran: dict, setting: Setting) -> list[str]:
+    found = page.evaluate(LAYOUT_JS)
+    return [f"{setting.name}: {describe(f['cell'], ran['cells'][f['cell']])}: {f['what']}: "
+            f"{f['el']} ({f['detail']})" for f in found]
+
+
+# ---- steppers: the highlighted node stays in sight ---------------------------------------------
+
+# The highlighted node(s) of a stepper, each with whether it is in sight: the browser hits the
+# node itself at its centre and at four points around it (20% and 80% of its box), so it lies
+# inside the window, is not clipped by a box around it (JupyterLab's notebook scroller, the
+# graph's box) and is not covered (by the .grad table, say).
+LIT_JS = """(root) => {
+  const fill = 'FILL';
+  const lit = [...root.querySelectorAll('svg g.node')].filter(g => {
+    const s = g.querySelector(':scope > polygon, :scope > ellipse, :scope > path');
+    return s && getComputedStyle(s).fill === fill;
+  });
+  const caption = root.querySelector('.agl-caption');
+  const name = el => !el ? 'nothing (outside the window)' : el.tagName.toLowerCase()
+    + [...el.classList].slice(0, 2).map(c => '.' + c).join('');
+  return {caption: caption ? caption.textContent : '', lit: lit.map(g => {
+    const r = g.getBoundingClientRect();
+    const points = [[0.5, 0.5], [0.2, 0.2], [0.8, 0.2], [0.2, 0.8], [0.8, 0.8]];
+    const hits = points.map(([fx, fy]) =>
+      document.elementFromPoint(r.left + fx * r.width, r.top + fy * r.height));
+    const title = g.querySelector('title');
+    const miss = hits.find(h => !(h && g.contains(h)));
+    return {id: g.id, name: title ? title.textContent : g.id, inside: miss === undefined,
+            node: [r.left, r.top, r.right, r.bottom].map(Math.round),
+            hit: miss === undefined ? '' : name(miss), window: [innerWidth, innerHeight]};
+  })};
+}""".replace("FILL", CURRENT_FILL)
+
+
+def wait_caption_change(root, before: str, timeout: float = 10) -> str | None:
+    """The stepper's new caption, or None when it did not change (the last frame)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = root.evaluate(LIT_JS)["caption"]
+        if now != before:
+            return now
+        time.sleep(0.05)
+    return None
+
+
+def settled(root, timeout: float = 1.5) -> dict:
+    """The stepper's state once its highlight is in sight (or after ``timeout``: as it is)."""
+    deadline = time.monotonic() + timeout
+    root.page.wait_for_timeout(150)  # each trait update (caption, graph, table) comes apart
+    while True:
+        s = root.evaluate(LIT_JS)
+        if all(n["inside"] for n in s["lit"]) or time.monotonic() > deadline:
+            return s
+        time.sleep(0.1)
+
+
+def step_stepper(screen: Screen, root, label: str, setting: Setting) -> tuple[int, list[str]]:
+    """Reset, then Next until the last frame; the lit node must be in sight at every frame."""
+    problems: list[str] = []
+    stepper_button(root, "Reset").click()
+    root.page.wait_for_timeout(300)
+    caption = root.evaluate(LIT_JS)["caption"]
+    frames, lit_frames = 1, 0
+    for _ in range(300):
+        stepper_button(root, "Next").click()
+        new = wait_caption_change(root, caption, timeout=3 if frames > 1 else 10)
+        if new is None:
+            break
+        caption = new
+        frames += 1
+        s = settled(root)
+        if frames == 2:  # right after the first Next: what the user sees, and the stepper
+            screen.save(f"{label}_{setting.name}_screen.png")
+            screen.save_element(root, f"{label}_{setting.name}_first.png")
+            assert s["lit"], f"{setting.name}: {label}: nothing highlighted after Next"
+        if s["lit"]:
+            lit_frames += 1
+        for n in s["lit"]:
+            if not n["inside"]:
+                problems.append(f"{setting.name}: {label}: step {frames} ({caption[:60]!r}): "
+                                f"{n['name']} at {n['node']} is not in sight (window "
+                                f"{n['window']}): the browser finds {n['hit']} there")
+    assert frames > 2, f"{setting.name}: {label}: Next did not move the stepper"
+    screen.save_element(root, f"{label}_{setting.name}_last.png")
+    return lit_frames, problems
+
+
+# ---- the test ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("notebook", course_notebooks(), ids=lambda p: p.stem)
 def test_notebook_in_jupyterlab(notebook, course, lab, page, record_property):
-    rel = f"notebooks/{notebook.name}"
+    rel = notebook.name
     saved = read_notebook(course / rel)  # the copy JupyterLab serves
+    screen = Screen(page)
+    screen.show(LAPTOP)
 
     open_notebook(page, lab, rel)
-    first = cell_views(page, saved)
-    figures = check_markdown_figures(first, saved)
+    figures = {}
+    for setting in SETTINGS:
+        screen.show(setting)
+        first = cell_views(page, saved)
+        figures[setting.name] = check_markdown_figures(first, saved)
     shown = check_first_open(first, saved)
 
+    screen.show(LAPTOP)
     run_all(page)
     prompts = wait_run_all(page)
     ran = save_notebook(page, lab, rel)  # the outputs JupyterLab holds now
     tagged = check_errors(ran)
     # a fresh kernel ran every code cell once, in order
-    assert prompts == [f"[{i}]:" for i in range(1, len(prompts) + 1)], \
-        f"Run All stopped early or ran out of order; prompts: {prompts}"
+    counts = [c.get("execution_count") for c in ran["cells"] if c["cell_type"] == "code"]
+    assert counts == list(range(1, len(counts) + 1)), \
+        f"Run All stopped early or ran out of order; counts: {counts}"
     views = cell_views(page, ran)
-    assert [v["prompt"] for v in views if v["type"] == "code"] == prompts
+    assert [v["prompt"] for v in views if v["type"] == "code" and not v["hidden"]] == prompts
+    assert prompts == [f"[{c['execution_count']}]:" for c, v in zip(ran["cells"], views)
+                       if c["cell_type"] == "code" and not v["hidden"]]
     drawn = check_drawn(views, ran)
-    screenshot_notebook(page, f"{notebook.stem}.png")
+
+    problems: list[str] = []
+    steppers = page.locator(".jp-Notebook .autograd-lab-stepper")
+    stepped = {}
+    for setting in SETTINGS:
+        screen.show(setting)
+        problems += check_layout(page, ran, setting)
+        for k in range(steppers.count()):
+            label = f"stepper_{notebook.stem}_{k}"
+            lit, found = step_stepper(screen, steppers.nth(k), label, setting)
+            stepped[f"{label} {setting.name}"] = lit
+            problems += found
+        if steppers.count():  # a stepper's layout changes with its frames: again at the last
+            problems += [p for p in check_layout(page, ran, setting) if p not in problems]
+    screen.show(LAPTOP)
+    screenshot_notebook(screen, f"{notebook.stem}.png")
     record_property("checked", {"figures": figures, "first open": shown,
                                 "raises-exception cells": tagged, "after Run All": drawn,
-                                "code cells": len(prompts)})
+                                "code cells": len(counts), "steppers (frames lit)": stepped})
+    assert not problems, "\n".join(problems)

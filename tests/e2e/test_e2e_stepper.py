@@ -35,6 +35,7 @@ from e2e_support import (
     save_notebook,
     shutdown_kernels,
     source,
+    stepper_button,
     stepper_notebooks,
     trust,
     wait_run_all,
@@ -208,7 +209,7 @@ def wait_frame(root, want: dict, k: int, timeout: float = 15) -> dict:
 
 
 def button(root, text: str):
-    return root.locator("button.widget-button, button.widget-toggle-button", has_text=text)
+    return stepper_button(root, text)
 
 
 def step_through(root, want: dict) -> list[dict]:
@@ -373,7 +374,7 @@ def course_stepper(lab, browser):
     """The first course notebook with a stepper, run in JupyterLab; its stepper and recording."""
     found = stepper_notebooks()
     assert found, "no course notebook builds a BackwardStepper"
-    rel = f"notebooks/{found[0].name}"
+    rel = found[0].name
     page = browser.new_page()
     open_notebook(page, lab, rel)
     run_all(page)
@@ -476,7 +477,8 @@ def set_size(page, cdp, name: str) -> None:
 
 def stepper_cell(page) -> int:
     return page.evaluate("""() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]
-        .findIndex(c => c.querySelector('.jp-InputArea').textContent.includes('BackwardStepper('))""")
+        .findIndex(c => (c.querySelector('.jp-InputArea') || {textContent: ''})
+            .textContent.includes('BackwardStepper('))""")
 
 
 def course_notebook(prefix: str) -> str:
@@ -491,7 +493,7 @@ def test_course_stepper_fits_laptop_and_projector(lab, browser, prefix):
     cdp = browser.new_cdp_session(page)
     try:
         set_size(page, cdp, "laptop")
-        open_notebook(page, lab, f"notebooks/{name}")
+        open_notebook(page, lab, name)
         run_all(page)
         wait_run_all(page)
         cell = page.locator(".jp-Notebook .jp-CodeCell").nth(stepper_cell(page))
@@ -527,7 +529,7 @@ def test_reopened_stepper_shows_no_dead_controls(lab, lab_env, course, browser):
     import subprocess
 
     name = course_notebook("03_")
-    path = course / "notebooks" / name
+    path = course / name
     subprocess.run([jupyter_bin("jupyter"), "nbconvert", "--to", "notebook", "--execute",
                     "--inplace", str(path)], env=lab_env, check=True, capture_output=True)
     saved = nbformat.read(path, as_version=4)
@@ -538,7 +540,7 @@ def test_reopened_stepper_shows_no_dead_controls(lab, lab_env, course, browser):
     # the widget -- the first frame as an image, the caption, the table and the note
     page = browser.new_page()
     try:
-        open_notebook(page, lab, f"notebooks/{name}")
+        open_notebook(page, lab, name)
         out = page.locator(".jp-Notebook .jp-CodeCell").nth(stepper_cell(page)) \
             .locator(".jp-OutputArea")
         out.scroll_into_view_if_needed()
@@ -559,7 +561,7 @@ def test_reopened_stepper_shows_no_dead_controls(lab, lab_env, course, browser):
     try:
         for size in SIZES:
             set_size(page, cdp, size)
-            open_notebook(page, lab, f"notebooks/{name}")
+            open_notebook(page, lab, name)
             out = page.locator(".jp-Notebook .jp-CodeCell").nth(stepper_cell(page)) \
                 .locator(".jp-OutputArea")
             out.locator("svg g.node").first.wait_for()
