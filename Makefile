@@ -2,7 +2,7 @@
 TORCH_PYTHON ?= python
 VENV_PY := .venv/bin/python
 
-.PHONY: setup lab test site lint goldens bench figures student
+.PHONY: setup lab test site lint goldens bench figures student notebooks
 
 setup:
 	bash scripts/setup.sh
@@ -38,3 +38,12 @@ figures: setup
 # Exercise copies of the notebooks with the answers removed (notebooks/student/, not tracked).
 student: setup
 	$(VENV_PY) scripts/course/make_student_notebooks.py
+
+# Run every course notebook top to bottom in a fresh kernel and save its outputs (what nbval
+# then compares). After `make figures`, since the notebooks embed the figures.
+notebooks: setup
+	.venv/bin/python scripts/course/colab_cell.py --write notebooks/[0-9][0-9]_*.ipynb
+	.venv/bin/python scripts/course/embed_figures.py notebooks/[0-9][0-9]_*.ipynb
+	for nb in notebooks/[0-9][0-9]_*.ipynb; do \
+		.venv/bin/jupyter nbconvert --to notebook --execute --inplace "$$nb" || exit 1; \
+	done
