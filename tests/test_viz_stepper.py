@@ -340,7 +340,14 @@ def test_widget_navigation_updates_html():
     assert "step 2 / " in s.caption.value
     s.play.value = 5  # Play is linked to the slider
     assert s.slider.value == 5 and "step 6 / " in s.caption.value
-    assert s.graph.value == s.recording.frame_svg(5)
+    svg = s.recording.frame_svg(5)
+    assert s.graph.value.startswith(svg)
+    # then the handler that scrolls the running node into view after a click in the stepper
+    lit = [k for k, v in s.recording.style(5).nodes.items() if v == "current"]
+    follow = s.graph.value[len(svg):]
+    assert lit and follow.startswith('<img alt="" src="data:,"') and "onerror=" in follow
+    assert f"querySelector('{','.join('#' + k for k in lit)}')" in follow
+    assert "document.activeElement" in follow and "scrollIntoView" in follow
     assert s.table.value == s.recording.table_html(5)
     s.prev()
     assert s.step == 4

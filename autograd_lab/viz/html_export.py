@@ -141,6 +141,11 @@ _SCRIPT = """(function () {
     }
     caption.innerHTML = f.c;
     table.innerHTML = data.tables[f.t];
+    // after a click in this stepper, keep the running node on screen
+    const cur = lit.find(([el, cls]) => cls === "agl-current" || cls === "agl-error");
+    if (cur && root.contains(document.activeElement)) {
+      cur[0].scrollIntoView({block: "nearest", inline: "nearest"});
+    }
   }
   function stop() {
     if (timer) { clearInterval(timer); timer = null; play.textContent = "\\u25B6 Play"; }

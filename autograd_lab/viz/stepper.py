@@ -38,6 +38,15 @@ _OFFLINE_NOTE = """<style>
 </style><div class="agl-offline-note">A saved frame of the recorded backward pass: run this
 cell to step through it.</div>"""
 
+# Keeps the running node on screen while the user steps (Next, Play, the slider): ipywidgets
+# sets HTML values with innerHTML, where a <script> never runs but an image's error handler
+# does. Only after a click inside this stepper (focus is in it), so opening a notebook or
+# running a cell never scrolls the page.
+_FOLLOW = ('<img alt="" src="data:," style="display:none" onerror="'
+           "var r=this.closest('.autograd-lab-stepper'),n=r&amp;&amp;r.querySelector('{sel}');"
+           "if(n&amp;&amp;r.contains(document.activeElement))"
+           "n.scrollIntoView({{block:'nearest',inline:'nearest'}})\">")
+
 
 class BackwardStepper(widgets.VBox):
     """Step through ``root.backward(gradient, retain_graph, inputs=inputs)``, run for real.
@@ -174,6 +183,8 @@ class BackwardStepper(widgets.VBox):
 
     def _draw(self, i: int) -> None:
         rec = self.recording
-        self.graph.value = rec.frame_svg(i)
+        lit = [sid for sid, role in rec.style(i).nodes.items() if role in ("current", "error")]
+        follow = _FOLLOW.format(sel=",".join(f"#{sid}" for sid in lit)) if lit else ""
+        self.graph.value = rec.frame_svg(i) + follow
         self.caption.value = rec.caption_html(i)
         self.table.value = rec.table_html(i)

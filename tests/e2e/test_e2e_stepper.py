@@ -40,6 +40,7 @@ from e2e_support import (
     trust,
     wait_run_all,
 )
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -569,8 +570,11 @@ def test_reopened_stepper_shows_no_dead_controls(lab, lab_env, course, browser):
             shown = out.evaluate("(o) => [...o.querySelectorAll('button')]"
                                  ".filter(b => b.offsetParent).map(b => b.textContent)")
             assert shown == []
+            # the saved state may be drawn twice while JupyterLab restores the widgets: wait for
+            # the note's final render before reading it
             note = out.locator(".agl-offline-note")
-            assert note.is_visible() and "run this cell" in note.inner_text()
+            expect(note).to_be_visible(timeout=10_000)
+            expect(note).to_contain_text("run this cell", timeout=10_000)
             icons = out.evaluate("""(o) => [...o.querySelectorAll('.jupyter-widgets-disconnected')]
                 .filter(e => getComputedStyle(e, '::before').display !== 'none'
                              && getComputedStyle(e, '::before').content !== 'none').length""")
