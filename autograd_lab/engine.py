@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import weakref
+from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -38,7 +40,7 @@ from . import _messages as msg
 from .anomaly_mode import ANOMALY, check_nan, report_error
 from .grad_mode import STATE
 from .listener import Listener, _listeners, copy, current, listen  # noqa: F401  (re-exported)
-from .node import AccumulateGrad, Node, accumulate_grad, grad_accumulator
+from .node import AccumulateGrad, Node, accumulate_grad, dense, grad_accumulator
 from .tensor import Tensor, _make, _wrap_grad
 
 # ---- entry points -----------------------------------------------------------------------------
@@ -67,9 +69,9 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
         if not targets:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
 
-    captured = _run(roots, root_grads, retain_graph, create_graph, targets, accumulate=True,
-                    listener=listener)
-    for t, g in zip(targets or (), captured):
+    run = _run(roots, root_grads, retain_graph, create_graph, targets, accumulate=True,
+               listener=listener)
+    for t, g in zip(targets or (), run.captured):
         if t.grad_fn is not None and g is not None:  # a non-leaf named in ``inputs``
             accumulate_grad(t, g, create_graph)
 
@@ -89,15 +91,15 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
         allow_unused = materialize_grads
     if retain_graph is None:
         retain_graph = create_graph
+    roots = [_root_edge(t, i) for i, t in enumerate(outs)]
     for t in ins:
         if not t._rg:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots = [_root_edge(t, i) for i, t in enumerate(outs)]
     root_grads = _make_grads(outs, grads, create_graph)
-    captured = _run(roots, root_grads, retain_graph, create_graph, ins, accumulate=False,
-                    listener=listener)
+    run = _run(roots, root_grads, retain_graph, create_graph, ins, accumulate=False,
+               listener=listener)
     result = []
-    for i, (t, g) in enumerate(zip(ins, captured)):
+    for i, (t, g) in enumerate(zip(ins, run.captured)):
         if g is None:
             if materialize_grads:
                 g = np.zeros(t._data.shape, dtype=t.dtype.np)
@@ -106,8 +108,12 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
             else:
                 result.append(None)
                 continue
-        result.append(g if isinstance(g, Tensor) else
-                      _make(np.array(g, dtype=t.dtype.np, copy=True), t.dtype, None))
+        if isinstance(g, Tensor):
+            result.append(g)
+            continue
+        out = _make(np.array(g, dtype=t.dtype.np, copy=True), t.dtype, None)
+        out._vc[0] = run.version(g)  # the gradient as torch returns it: its version too
+        result.append(out)
     return tuple(result)
 
 
@@ -177,7 +183,7 @@ class _Run:
     """The state of one backward pass, shared by the steps of ``_run``."""
 
     __slots__ = ("retain_graph", "create_graph", "accumulate", "listener", "deps", "buffers",
-                 "heap", "tie", "needed", "target_nodes", "capture", "captured")
+                 "heap", "tie", "needed", "target_nodes", "capture", "captured", "vers")
 
     def __init__(self, deps: dict[Node, int], retain_graph: bool, create_graph: bool,
                  accumulate: bool, listener: Listener | None) -> None:
@@ -192,6 +198,7 @@ class _Run:
         self.target_nodes: set[Node] = set()
         self.capture: dict[tuple[Node, int], list[int]] = {}  # edge -> indices into inputs
         self.captured: list = []
+        self.vers: dict[int, tuple] = {}  # id(array) -> (weakref, version): sums made in place
 
     def deliver(self, node: Node, nr: int, g: Any) -> None:
         """Add ``g`` to output ``nr`` of ``node``; queue it once every edge has delivered."""
@@ -199,11 +206,37 @@ class _Run:
         if buf is None:
             buf = self.buffers[node] = [None] * node._n_outputs
         if g is not None:
-            buf[nr] = g if buf[nr] is None else buf[nr] + g
+            if buf[nr] is None:
+                buf[nr] = g
+            else:
+                self.add(buf, nr, g)
         left = self.deps[node] - 1
         self.deps[node] = left
         if left == 0:
             heapq.heappush(self.heap, (-node._seq, next(self.tie), node))
+
+    def add(self, buf: list, nr: int, g: Any) -> None:
+        """Sum ``g`` into a buffer slot. torch adds in place when it holds the only reference
+        to a dense buffer (and grad mode is off): the sum then has the old version + 1."""
+        old = buf[nr]
+        new = old + g
+        if old is not g and getrefcount(old) <= 3 and (
+                isinstance(old, np.generic) or type(old) is np.ndarray
+                and (old.base is None or getrefcount(old.base) <= 2) and dense(old)):
+            if type(new) is not np.ndarray:  # numpy's 0-d sums are scalars
+                new = np.asarray(new)
+            self.vers[id(new)] = (weakref.ref(new), self.version(old) + 1)
+        buf[nr] = new
+
+    def version(self, a: Any) -> int:
+        """The version torch's gradient tensor ``a`` would have (bumped by in-place sums)."""
+        if not self.vers or type(a) is not np.ndarray:
+            return 0
+        for x in (a, a.base):
+            e = self.vers.get(id(x))
+            if e is not None and e[0]() is x:
+                return e[1]
+        return 0
 
     def start(self, node: Node, nr: int, g: Any) -> None:
         """A root's gradient: queued at once unless edges also lead into the root."""
@@ -217,8 +250,9 @@ class _Run:
 
 def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
          create_graph: bool, targets: list[Tensor] | None, accumulate: bool,
-         listener: Listener | None = None) -> list:
-    """Run the graph backward from ``roots``; the gradients of ``targets`` that arrived."""
+         listener: Listener | None = None) -> _Run:
+    """Run the graph backward from ``roots``; ``.captured``: the gradients of ``targets``
+    that arrived."""
     listener = current(listener)
     run = _Run(_dependencies(roots), retain_graph, create_graph, accumulate, listener)
     if targets is not None:
@@ -248,7 +282,7 @@ def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
         STATE.enabled, ANOMALY.parent = prev_mode, prev_parent
     if listener is not None:
         listener.on_end()
-    return run.captured
+    return run
 
 
 def _run_node(node: Node, grads: list, run: _Run) -> None:
@@ -269,7 +303,8 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
         grads = _node_pre_hooks(node, grads)
     if is_acc:
         if run.accumulate and grads[0] is not None:
-            added = accumulate_grad(node.variable, grads[0], run.create_graph)
+            added = accumulate_grad(node.variable, grads[0], run.create_graph,
+                                    run.version(grads[0]))
             if listener is not None:
                 listener.on_accumulate(node.variable, copy(added), copy(node.variable._grad))
         if node._post_hooks:
@@ -292,7 +327,10 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
             node._release()
         else:
             _free(node, listener)
-    for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
+    grads = None  # as torch's: only the outputs hold the inputs once the node has run (so an
+    out = list(out)  # input buffer may be summed in place), and each output moves on its edge
+    for i, (nxt, nr) in enumerate(node.next_functions):
+        g, out[i] = out[i], None
         if nxt is None or (needed is not None and nxt not in needed
                            and nxt not in run.target_nodes):
             continue

@@ -440,8 +440,11 @@ class MaskedFillBackward0(Node):
     def backward(self, g: Any) -> Any:
         mask = self.saved("mask")
         if isinstance(g, Tensor):
-            return choose(mask, 0.0, g)
-        return np.where(mask, np.zeros((), dtype=g.dtype), g)
+            out = choose(mask, 0.0, g)
+        else:
+            out = np.where(mask, np.zeros((), dtype=g.dtype), g)
+        shape = self.__dict__.get("self_shape")  # a mask that broadcast x to a larger shape
+        return out if shape is None else c.sum_to(out, shape)
 
 
 def masked_fill(x: Tensor, mask: Tensor, value: float) -> Tensor:
@@ -455,9 +458,8 @@ def masked_fill(x: Tensor, mask: Tensor, value: float) -> Tensor:
             shape = np.broadcast_shapes(mask._data.shape, x._data.shape)
         except ValueError:
             raise c.broadcast_error(mask._data.shape, x._data.shape) from None
-        if shape != x._data.shape:
-            raise RuntimeError(f"masked_fill_: expected mask to broadcast to the input shape "
-                               f"{list(x._data.shape)}, got {list(mask._data.shape)}")
+        if shape != x._data.shape and node is not None:  # x broadcast to the mask's shape
+            node.self_shape = x._data.shape
     out = make(np.where(mask._data, np.asarray(value, dtype=x.dtype.np), x._data), x.dtype, node)
     if node is not None:
         node.save("mask", mask)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _messages as msg
 from .._dtype import from_numpy_dtype
-from ..node import SavedTensor, edge, new_node
+from ..node import SavedTensor, dense, edge, new_node
 from .common import STATE, Node, Tensor, sum_to
 from .indexing import _is_advanced, getitem, masked_fill
 from .record import make, needs_grad, node_for, record
@@ -38,15 +38,46 @@ def check_inplace(t: Tensor) -> None:
         raise RuntimeError(msg.LEAF_INPLACE)
 
 
+def check_overlap(t: Tensor, others: tuple) -> None:
+    """torch's memory-overlap errors of an in-place kernel: the written-to tensor must not
+    repeat an element (an expanded view), and an input may share its memory only exactly."""
+    a = t._data
+    if not dense(a) and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape)):
+        raise RuntimeError(msg.INTERNAL_OVERLAP)
+    for o in others:
+        if isinstance(o, Tensor) and o._storage is t._storage and _partial_overlap(a, o._data):
+            raise RuntimeError(msg.PARTIAL_OVERLAP)
+
+
+def _partial_overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """torch's ``get_overlap_status(a, b) == PARTIAL``: two dense arrays whose memory ranges
+    meet without being the same elements in the same order (anything else is not checked)."""
+    if a.size == 0 or b.size == 0 or not dense(a) or not dense(b):
+        return False
+    pa, pb = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    if pa == pb and a.nbytes == b.nbytes:
+        return a.strides != b.strides
+    return pa < pb + b.nbytes and pb < pa + a.nbytes
+
+
+def check_broadcast_into(shape: tuple, other: tuple) -> None:
+    """torch's errors for an in-place op whose operand does not broadcast to ``shape``."""
+    if other == shape:
+        return
+    try:
+        b = np.broadcast_shapes(shape, other)
+    except ValueError:
+        raise msg.broadcast_error(shape, other) from None
+    if b != shape:
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                           f"{list(b)}")
+
+
 def write_into(t: Tensor, data: Any) -> None:
     """Copy ``data`` into ``t``'s buffer (broadcast, cast within its kind) with torch's
     errors; the caller bumps the version."""
     src = np.asarray(data)
-    if src.shape != t._data.shape:
-        shape = np.broadcast_shapes(src.shape, t._data.shape)
-        if shape != t._data.shape:
-            raise RuntimeError(f"output with shape {list(t._data.shape)} doesn't match the "
-                               f"broadcast shape {list(shape)}")
+    check_broadcast_into(t._data.shape, src.shape)
     if src.dtype != t._data.dtype and not np.can_cast(src.dtype, t._data.dtype, "same_kind"):
         raise RuntimeError(
             f"result type {msg.scalar_name(from_numpy_dtype(src.dtype))} can't be cast to the "
@@ -64,17 +95,20 @@ def _adopt_saved_outputs(node: Node, res: Tensor, t: Tensor) -> None:
 
 def _save_original(node: Node | None, t: Tensor) -> None:
     """A backward that needs ``t``'s value before the change gets a copy of it (torch saves
-    ``original_self`` as a clone), since ``t`` itself is about to be overwritten."""
+    ``original_self`` as a clone), since ``t`` itself is about to be overwritten. Only the
+    ``self`` operand: ``t`` saved as another operand (``v.mul_(v)``) stays ``t``, so its
+    version check fails in backward, as in torch."""
     if node is None:
         return
-    for k, sv in node._saved.items():
-        if type(sv) is SavedTensor and sv.tensor is t:
-            node._saved[k] = SavedTensor(clone(t), False)
+    sv = node._saved.get("self")
+    if type(sv) is SavedTensor and sv.tensor is t:
+        node._saved["self"] = SavedTensor(clone(t), False)
 
 
 def apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
     """Run ``compute(t)`` out of place, write the result into ``t``, rebase its history."""
     check_inplace(t)
+    check_overlap(t, others)
     if not needs_grad(t, *others):
         res = compute(t.detach())
         write_into(t, res._data)
@@ -312,6 +346,8 @@ def fill_(t: Tensor, value: Any) -> Tensor:
 def copy_(t: Tensor, src: Tensor) -> Tensor:
     """Copy ``src`` (broadcast, cast) into ``t``, in place."""
 
+    check_broadcast_into(t._data.shape, np.shape(src._data if isinstance(src, Tensor) else src))
+
     def compute(x: Tensor) -> Tensor:
         data = np.broadcast_to(src._data if isinstance(src, Tensor) else src, x._data.shape)
         node = node_for(CopyBackwards, x, src)
@@ -324,4 +360,6 @@ def copy_(t: Tensor, src: Tensor) -> Tensor:
 
 def masked_fill_(x: Tensor, mask: Tensor, value: float) -> Tensor:
     """``masked_fill`` in place."""
+    if isinstance(mask, Tensor):
+        check_broadcast_into(x._data.shape, mask._data.shape)
     return apply_inplace(x, lambda a: masked_fill(a, mask, value))

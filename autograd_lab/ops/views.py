@@ -196,7 +196,7 @@ class PermuteBackward0(Node):
     saved_names = ("dims",)
 
     def backward(self, g: Any) -> Any:
-        inv = tuple(np.argsort(self._saved["dims"]))
+        inv = tuple(int(i) for i in np.argsort(self._saved["dims"]))
         return g.permute(*inv) if isinstance(g, Tensor) else np.transpose(g, inv)
 
 
@@ -274,6 +274,10 @@ def T(x: Tensor) -> Tensor:  # noqa: N802
 
 def mT(x: Tensor) -> Tensor:  # noqa: N802
     """``x.mT``: the last two dims swapped (a batch of matrices transposed)."""
+    if x._data.ndim == 0:  # torch warns once per process and gives the tensor itself
+        warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the identity in "
+                  "these cases.", stacklevel=3)
+        return x
     if x._data.ndim < 2:
         raise RuntimeError(
             f"tensor.mT is only supported on matrices or batches of matrices. Got "
