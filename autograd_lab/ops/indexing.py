@@ -59,6 +59,26 @@ _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or b
               "are valid indices (got {})")
 
 
+def _warn_sequence_key() -> None:
+    warnings.warn(
+        "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+        "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this "
+        "will be interpreted as tensor index, x[torch.tensor(seq)], which will result either "
+        "in an error or a different result", UserWarning, stacklevel=4)
+
+
+def sequence_key(key: Any) -> Any:
+    """torch (after numpy) reads a short list holding a slice, ``...``, None, a tensor or
+    another sequence as a tuple of indices, with a deprecation warning."""
+    if type(key) is not list or len(key) >= 32:
+        return key
+    for k in key:
+        if k is None or k is Ellipsis or isinstance(k, (slice, Tensor, list, tuple, range)):
+            _warn_sequence_key()
+            return tuple(key)
+    return key
+
+
 def _check_key(k: Any) -> None:
     """torch's error for a key of a type it cannot index with."""
     if k is None or k is Ellipsis or isinstance(k, (slice, int, Tensor, list, np.ndarray,
@@ -67,34 +87,38 @@ def _check_key(k: Any) -> None:
     raise IndexError(_BAD_INDEX.format(type(k).__name__))
 
 
-def getitem(x: Tensor, key: Any) -> Tensor:
-    """``x[key]``: ints select, slices slice, None unsqueezes, arrays and masks gather."""
+def getitem(x: Tensor, key: Any, alias: bool = True) -> Tensor:
+    """``x[key]``: ints select, slices slice, None unsqueezes, arrays and masks gather. A key
+    that selects all of ``x`` gives an alias of it (``AliasBackward0``), or ``x`` itself when
+    not ``alias`` (item assignment then writes into ``x``)."""
     if isinstance(key, str):  # torch reads a string as a sequence of indices, and fails
-        warnings.warn(
-            "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
-            "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this "
-            "will be interpreted as tensor index, x[torch.tensor(seq)], which will result either "
-            "in an error or a different result", UserWarning, stacklevel=3)
+        _warn_sequence_key()
         raise TypeError("new(): invalid data type 'str'")
+    key = sequence_key(key)
+    lone_int = False
     if not isinstance(key, tuple):
-        if isinstance(key, slice):  # a lone slice is always recorded, even ``x[:]``
+        if isinstance(key, slice) and x._data.ndim == 0:
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if isinstance(key, slice) and alias:  # a lone slice is always recorded, even ``x[:]``
             return slice_dim(x, 0, key.start, key.stop, key.step)
+        lone_int = isinstance(key, (int, np.integer)) and not isinstance(key, bool)
         key = (key,)
     for k in key:
         _check_key(k)
-    if len(key) == 1 and key[0] is Ellipsis:
-        return record_view(x, AliasBackward0, x._data[...], lambda a: a[...])
     nd = x._data.ndim
     masks = [_index_array(k) for k in key if _is_advanced(k)]  # validates every array once
     n_real = sum(1 for k in key if k is not None and k is not Ellipsis and not isinstance(k, bool)
                  and not _is_advanced(k))
     n_real += sum(m.ndim if m.dtype == bool else 1 for m in masks)
-    if nd == 0 and n_real:
+    if nd == 0 and n_real and lone_int:
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     if n_real > nd:
         raise IndexError(f"too many indices for tensor of dimension {nd}")
-    return _index(x, key, masks, nd - n_real)
+    out = _index(x, key, masks, nd - n_real)
+    if out is x and alias:
+        return record_view(x, AliasBackward0, x._data[...], lambda a: a[...])
+    return out
 
 
 def _index(x: Tensor, key: tuple, masks: list[np.ndarray], ellipsis_dims: int) -> Tensor:
@@ -114,8 +138,7 @@ def _index(x: Tensor, key: tuple, masks: list[np.ndarray], ellipsis_dims: int) -
             dim += 1
             pos += 1
         elif isinstance(k, slice):
-            full = k.start in (None, 0) and k.stop is None and k.step in (None, 1)
-            if not full:
+            if not _whole(k, out._data.shape[dim] if dim < out._data.ndim else 0):
                 out = slice_dim(out, dim, k.start, k.stop, k.step)
             advanced.append(slice(None))
             dim += 1
@@ -140,6 +163,13 @@ def _index(x: Tensor, key: tuple, masks: list[np.ndarray], ellipsis_dims: int) -
     if advanced:
         return _advanced(out, tuple(advanced))
     return out
+
+
+def _whole(k: slice, size: int) -> bool:
+    """torch skips a slice in a key that keeps a whole dim: start 0, stop past the end, step 1
+    (``x[-3:, 0]`` is still sliced)."""
+    start, stop, step = (None if v is None else int(v) for v in (k.start, k.stop, k.step))
+    return start in (None, 0) and (stop is None or stop >= size) and step in (None, 1)
 
 
 def _check_mask(mask: np.ndarray, shape: tuple, dim: int) -> None:

@@ -15,9 +15,9 @@ import numpy as np
 
 from .. import _messages as msg
 from .._dtype import from_numpy_dtype
-from ..node import SavedTensor, dense, edge, new_node
+from ..node import SavedTensor, _strip, dense, edge, new_node
 from .common import STATE, Node, Tensor, sum_to
-from .indexing import _is_advanced, getitem, masked_fill
+from .indexing import _is_advanced, getitem, masked_fill, sequence_key
 from .record import make, needs_grad, node_for, record
 from .views import _np_key, clone, expand, view
 
@@ -32,6 +32,9 @@ def check_inplace(t: Tensor) -> None:
     if t._nograd_view:
         raise RuntimeError(msg.NO_GRAD_VIEW_INPLACE)
     base = t._base
+    fn = t.grad_fn
+    if base is not None and fn is not None and fn._n_outputs > 1:  # one of unbind's views
+        raise RuntimeError(msg.multi_view_inplace(t._output_nr, _strip(fn.name())))
     if base is not None and base.grad_fn is None and base._rg:
         raise RuntimeError(msg.VIEW_OF_LEAF_INPLACE)
     if t.grad_fn is None and t._rg:
@@ -86,6 +89,27 @@ def write_into(t: Tensor, data: Any) -> None:
     np.copyto(t._data, src, casting="unsafe")
 
 
+def regenerate_views(t: Tensor) -> None:
+    """After an in-place change of ``t`` (and of its history): every other view of the same
+    base made by a recorded op gets a new ``grad_fn``, ``AsStridedBackward0`` into the base's
+    -- torch regenerates a view's node once its base or another view of it was changed."""
+    base = t._base if t._base is not None else t
+    views = base.__dict__.get("_views")
+    if not views:
+        return
+    alive = []
+    for ref in views:
+        v = ref()
+        if v is None:
+            continue
+        alive.append(ref)
+        if v is not t and v.grad_fn is not None:
+            node = new_node(AsStridedBackward0, (edge(base),))
+            node.base_shape, node.view_fn = base._data.shape, v.__dict__["_view_fn"]
+            v.grad_fn, v._output_nr = node, 0
+    views[:] = alive
+
+
 def _adopt_saved_outputs(node: Node, res: Tensor, t: Tensor) -> None:
     """Saved outputs of ``node`` referred to ``res``; the result now lives in ``t``."""
     for sv in node._saved.values():
@@ -107,6 +131,12 @@ def _save_original(node: Node | None, t: Tensor) -> None:
 
 def apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
     """Run ``compute(t)`` out of place, write the result into ``t``, rebase its history."""
+    _apply_inplace(t, compute, others)
+    regenerate_views(t)
+    return t
+
+
+def _apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], others: tuple) -> Tensor:
     check_inplace(t)
     check_overlap(t, others)
     if not needs_grad(t, *others):
@@ -258,6 +288,11 @@ def _assign(x: Tensor, np_key: Any, value: Any) -> None:
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
     """``x[key] = value``: an in-place write, recorded when x or value requires grad."""
+    _setitem(x, sequence_key(key), value)
+    regenerate_views(x)
+
+
+def _setitem(x: Tensor, key: Any, value: Any) -> None:
     keys = key if isinstance(key, tuple) else (key,)
     advanced = any(_is_advanced(k) for k in keys)
     if not needs_grad(x, value):
@@ -276,9 +311,12 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         node.values_shape = value._data.shape if isinstance(value, Tensor) else ()
         x.grad_fn, x._rg, x._output_nr = node, True, 0
         return
+    slot = getitem(x, key, alias=False)  # the view the value is written into (or x itself)
+    if slot is x:
+        _copy_to(x, value)
+        return
     if x._base is None and x.grad_fn is None and x._rg:
         raise RuntimeError(msg.VIEW_OF_LEAF_INPLACE)
-    slot = getitem(x, key)  # the view the value is written into
     check_inplace(slot)
     _check_value_shape(value, slot._data.shape)
     if isinstance(value, Tensor) and value._data.shape != slot._data.shape:
@@ -296,6 +334,31 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     x._vc[0] += 1
     base = slot._base if slot._base is not None else x
     _rebase_view(slot, base, fn, slot.__dict__.get("_view_fn") or (lambda a: a))
+
+
+def _copy_to(x: Tensor, value: Any) -> None:
+    """``x[key] = value`` for a key that selects all of ``x``: torch's ``copy_to`` -- ``copy_``
+    for a value of x's shape, ``fill_`` for a 0-d one (a number), else ``copy_`` of the value
+    viewed without its leading 1s and expanded."""
+    if not isinstance(value, Tensor):
+        _value(value, x)  # torch's TypeError for a value that is not a number
+        value = make(np.asarray(value, dtype=_number_dtype(value, x).np), _number_dtype(value, x),
+                     None)
+    if value._data.shape == x._data.shape:
+        copy_(x, value)
+    elif value._data.ndim == 0:
+        _constant_fill(x, value, FillBackward2)
+    else:
+        _check_value_shape(value, x._data.shape)
+        shape = value._data.shape
+        while len(shape) > x._data.ndim and shape[0] == 1:
+            shape = shape[1:]
+        copy_(x, expand(view(value, shape), x._data.shape))
+
+
+def _number_dtype(v: Any, x: Tensor) -> Any:
+    """The dtype torch wraps a Python number in for ``x[...] = v``: x's own."""
+    return x.dtype
 
 
 # ---- the in-place methods ----------------------------------------------------------------
@@ -346,6 +409,8 @@ def fill_(t: Tensor, value: Any) -> Tensor:
 def copy_(t: Tensor, src: Tensor) -> Tensor:
     """Copy ``src`` (broadcast, cast) into ``t``, in place."""
 
+    check_inplace(t)  # torch's order of checks: autograd's, overlap, then shapes
+    check_overlap(t, (src,))
     check_broadcast_into(t._data.shape, np.shape(src._data if isinstance(src, Tensor) else src))
 
     def compute(x: Tensor) -> Tensor:
@@ -361,5 +426,7 @@ def copy_(t: Tensor, src: Tensor) -> Tensor:
 def masked_fill_(x: Tensor, mask: Tensor, value: float) -> Tensor:
     """``masked_fill`` in place."""
     if isinstance(mask, Tensor):
+        check_inplace(x)
+        check_overlap(x, (mask,))
         check_broadcast_into(x._data.shape, mask._data.shape)
     return apply_inplace(x, lambda a: masked_fill(a, mask, value))
