@@ -313,9 +313,7 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
     if all(g is None for g in grads):
         out: tuple = (None,) * len(node.next_functions)
     else:  # the node's backward: the op's formula, one gradient per edge
-        if node._n_outputs > 1:
-            grads = _materialize(node, grads)
-        out = node.apply(grads)
+        out = node.apply(_materialize(node, grads) if node._n_outputs > 1 else grads)
         if len(out) != len(node.next_functions):
             raise _wrong_count(node, out)
     if node._post_hooks:
@@ -461,18 +459,17 @@ def _unwrap(g: Any, create_graph: bool) -> Any:
 
 
 def _tensor_hooks(node: Node, grads: list) -> list:
-    """Run the ``Tensor.register_hook`` hooks of the node's outputs; a return replaces g."""
+    """Run the ``Tensor.register_hook`` hooks of the node's outputs; a return replaces g.
+    An output that got no gradient (another output of unbind) shows its hooks None."""
     grads = list(grads)
     for nr, hooks in node._tensor_pre_hooks.items():
-        if grads[nr] is None:
-            continue
         g = _as_tensor(grads[nr])
         for h in list(hooks):
             r = h(g)
             if r is not None:
                 if not isinstance(r, Tensor):
                     raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
-                if r._data.shape != g._data.shape:
+                if g is not None and r._data.shape != g._data.shape:
                     name = getattr(h, "__name__", type(h).__name__)
                     raise RuntimeError(f"hook '{name}' has changed the size of value")
                 g = r

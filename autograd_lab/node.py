@@ -142,6 +142,7 @@ class Node:
     __slots__ = ("next_functions", "_saved", "_seq", "__dict__", "__weakref__")
     saved_names: tuple[str, ...] = ()  # what ``_saved_<name>`` may read
     wrapped_saved: tuple[str, ...] = ()  # of those, slots that may hold a Python number
+    freed_saved: tuple[str, ...] = ()  # slots of arrays (index keys) torch saves as tensors
     _freed = False
     _pre_hooks: list | None = None
     _post_hooks: list | None = None
@@ -192,7 +193,8 @@ class Node:
     def _release(self) -> None:
         """Free saved tensors (backward without retain_graph)."""
         saved = self._saved
-        wrapped = type(self).wrapped_saved  # torch saves these numbers as tensors: freed too
+        cls = type(self)  # torch saves these numbers and keys as tensors: freed too
+        wrapped = cls.wrapped_saved + cls.freed_saved if cls.freed_saved else cls.wrapped_saved
         for k, v in saved.items():
             if type(v) is SavedTensor or (v is not None and k in wrapped):
                 saved[k] = FREED
@@ -245,6 +247,8 @@ class Node:
 
     def apply(self, grads: list) -> tuple:
         """Gradients for ``next_functions`` from the gradients of this node's outputs."""
+        if self._freed:  # its saved values are gone (its backward may keep copies it reads)
+            raise RuntimeError(msg.BACKWARD_TWICE)
         out = self.backward(*grads)
         return out if type(out) is tuple else (out,)
 
@@ -309,6 +313,8 @@ def dense(a: np.ndarray) -> bool:
 def _obeys_layout(g: np.ndarray, var: np.ndarray) -> bool:
     """torch's gradient layout contract: ``g`` may become ``var.grad`` as it is only when
     its strides match ``var``'s (a dense ``var``) or it is contiguous."""
+    if g.size == 0:  # numpy's strides of an empty array say nothing: a view was expanded
+        return g.base is None
     if not dense(var):
         return bool(g.flags.c_contiguous)
     for size, gs, vs in zip(g.shape, g.strides, var.strides):

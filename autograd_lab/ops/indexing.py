@@ -28,6 +28,7 @@ class IndexBackward0(Node):
     """y = x[indices] (advanced indexing);  dx = zeros with g added at the indices"""
 
     saved_names = ("indices", "self_sym_sizes")
+    freed_saved = ("indices",)
 
     def backward(self, g: Any) -> Any:
         return embed(g, self._saved["self_sym_sizes"], self._saved["indices"])
@@ -301,7 +302,7 @@ class ScatterBackward0(Node):
         if self.next_functions[0][0] is not None:
             gx = _zero_at(g, d, idx)
         if len(self.next_functions) > 1 and self.next_functions[1][0] is not None:
-            gsrc = _take(g, d, idx)
+            gsrc = _src_grad(self, _take(g, d, idx))
         return (gx, gsrc) if len(self.next_functions) > 1 else gx
 
 
@@ -314,10 +315,25 @@ class ScatterAddBackward0(Node):
 
     saved_names = ("dim", "index")
 
-    def backward(self, g: Any) -> tuple:
-        gsrc = _take(g, self._saved["dim"], self.idx) \
+    def backward(self, g: Any) -> tuple:  # ``index`` is saved only when src needs a gradient
+        gsrc = _src_grad(self, _take(g, self._saved["dim"], self.idx)) \
             if self.next_functions[1][0] is not None else None
         return g, gsrc
+
+
+def _src_grad(node: Node, g: Any) -> Any:
+    """The gradient of scatter's ``src`` (index-shaped), checked against src's shape as
+    torch's engine checks every gradient: summed when src broadcast, else its error."""
+    shape = node.src_shape
+    if tuple(g.shape) == shape:
+        return g
+    try:
+        if np.broadcast_shapes(shape, tuple(g.shape)) == tuple(g.shape):
+            return c.sum_to(g, shape)
+    except ValueError:
+        pass
+    raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index 1 - got "
+                       f"{list(g.shape)} but expected shape compatible with {list(shape)}")
 
 
 def _zero_at(g: Any, d: int, idx: np.ndarray) -> Any:
@@ -360,7 +376,10 @@ def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str) -
     out, node = record(cls, out_data, x.dtype, *inputs)
     if node is not None:
         node._saved["dim"] = d
-        node.save("index", index)
+        if tensor_src:
+            node.src_shape = src._data.shape
+        needed = not add or node.next_functions[1][0] is not None
+        node.save("index", index if needed else None)
         c.show_saved(node, dim=c.shown_dim(dim))
         node.idx = idx
     return out

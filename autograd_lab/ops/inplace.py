@@ -35,7 +35,9 @@ def check_inplace(t: Tensor) -> None:
     fn = t.grad_fn
     if base is not None and fn is not None and fn._n_outputs > 1:  # one of unbind's views
         raise RuntimeError(msg.multi_view_inplace(t._output_nr, _strip(fn.name())))
-    if base is not None and base.grad_fn is None and base._rg:
+    if base is not None and base.grad_fn is None and (t._rg or base._rg):
+        # a view requires grad when its base does (even one made before), and the leaf base
+        # itself may not: ``x.t().requires_grad_()``
         raise RuntimeError(msg.VIEW_OF_LEAF_INPLACE)
     if t.grad_fn is None and t._rg:
         raise RuntimeError(msg.LEAF_INPLACE)
@@ -231,6 +233,7 @@ class IndexPutBackward0(Node):
     """x[indices] = values:  dx = g with the written places zeroed,  dvalues = g[indices]"""
 
     saved_names = ("indices",)
+    freed_saved = ("indices",)
 
     def backward(self, g: Any) -> tuple:
         key = self._saved["indices"]

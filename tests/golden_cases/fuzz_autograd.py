@@ -292,3 +292,77 @@ case("mT_of_0d_is_itself", """
     s = torch.tensor(2.0, requires_grad=True)
     result = (s.mT is s, s.mT)
 """)
+case("view_leaf_of_non_grad_base_inplace", """
+    v1 = torch.tensor([[0.83, -0.25, 0.51], [-0.03, 0.0, -0.56]]).t().requires_grad_()
+    out = []
+    for f in (lambda: v1.sigmoid_(), lambda: v1[0].relu_(), lambda: v1.copy_(v1)):
+        try:
+            f()
+        except RuntimeError as e:
+            out.append(str(e))
+    w = torch.tensor([1.0, 2.0])
+    ww = w[0]
+    w.requires_grad_()
+    try:
+        ww.add_(1)
+    except RuntimeError as e:
+        out.append(str(e))
+    result = out
+""")
+case("grad_version_empty_leaf", """
+    v2 = torch.zeros((0,)).requires_grad_()
+    v2.sum().backward()
+    v3 = torch.zeros((2, 0)).requires_grad_()
+    (v3 * 2).sum().backward()
+    result = (v2.grad._version, v3.grad._version)
+""")
+
+# ---- saved values freed after backward -----------------------------------------------------------
+
+case("freed_after_backward_indexing_family", """
+    x = torch.tensor([[0.5, -1.2, 2.0], [1.5, 0.3, -0.7]], requires_grad=True)
+    idx = torch.tensor([1, 0])
+    out = []
+    for f in (lambda: x.index_select(1, idx), lambda: x[idx], lambda: x[:, [0, 2]],
+              lambda: x[x > 0], lambda: x.gather(1, torch.tensor([[0], [1]])),
+              lambda: x.scatter(1, torch.tensor([[0], [1]]), 2.0),
+              lambda: x.scatter_add(1, torch.tensor([[0], [1]]), torch.ones(2, 1)),
+              lambda: x.masked_fill(x > 0, 0.0)):
+        y = f()
+        y.sum().backward()
+        try:
+            y.sum().backward()
+            out.append("twice")
+        except RuntimeError as e:
+            out.append(str(e)[:60])
+    result = out
+""")
+case("freed_after_backward_index_put", """
+    x = torch.tensor([[0.5, -1.2, 2.0], [1.5, 0.3, -0.7]], requires_grad=True)
+    y = x.clone()
+    y[torch.tensor([1])] = 1.0
+    y.sum().backward()
+    y.sum().backward()
+""")
+case("scatter_src_larger_than_index", """
+    x = torch.tensor([[0.5, -1.2, 2.0], [1.5, 0.3, -0.7]], requires_grad=True)
+    c = torch.tensor([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]])
+    c.scatter_add(1, torch.tensor([[0], [1]]), x).sum().backward()
+""")
+
+# ---- hooks ------------------------------------------------------------------------------------------
+
+case("hooks_multi_output_none_gradients", """
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    seen = []
+    a, b, c = x.unbind(0)
+    a.register_hook(lambda g: seen.append(("a", g)))
+    b.register_hook(lambda g: seen.append(("b", g)))
+    a.grad_fn.register_prehook(lambda gs: seen.append(("pre", gs)))
+    a.grad_fn.register_hook(lambda gi, go: seen.append(("post", gi, go)))
+    (a * 2).backward()
+    p, q = x.split(2)
+    q.register_hook(lambda g: seen.append(("q", g)))
+    p.sum().backward()
+    result = (seen, x.grad)
+""")
