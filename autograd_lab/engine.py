@@ -217,12 +217,13 @@ class _Run:
 
     def add(self, buf: list, nr: int, g: Any) -> None:
         """Sum ``g`` into a buffer slot. torch adds in place when it holds the only reference
-        to a dense buffer (and grad mode is off): the sum then has the old version + 1."""
+        to a dense buffer that is no view (and grad mode is off): the sum then has the old
+        version + 1."""
         old = buf[nr]
         new = old + g
         if old is not g and getrefcount(old) <= 3 and (
-                isinstance(old, np.generic) or type(old) is np.ndarray
-                and (old.base is None or getrefcount(old.base) <= 2) and dense(old)):
+                isinstance(old, np.generic)
+                or type(old) is np.ndarray and old.base is None and dense(old)):
             if type(new) is not np.ndarray:  # numpy's 0-d sums are scalars
                 new = np.asarray(new)
             self.vers[id(new)] = (weakref.ref(new), self.version(old) + 1)
@@ -316,6 +317,8 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
         out = node.apply(_materialize(node, grads) if node._n_outputs > 1 else grads)
         if len(out) != len(node.next_functions):
             raise _wrong_count(node, out)
+        if node.grad_versions is not None:
+            _set_versions(run, out, node.grad_versions)
     if node._post_hooks:
         out = _node_post_hooks(node, out, grads)
     if ANOMALY.enabled and ANOMALY.check_nan:
@@ -345,6 +348,16 @@ def _wrong_count(node: Node, out: tuple) -> RuntimeError:
         f"function {node.name()} returned an incorrect number of gradients (expected "
         f"{len(node.next_functions)}, got {len(out)})"
     )
+
+
+def _set_versions(run: _Run, out: tuple, versions: tuple[int, ...]) -> tuple:
+    """Give a node's fresh gradients the versions torch's formula leaves them at."""
+    for g, v in zip(out, versions):
+        if type(g) is np.ndarray and g.base is None:
+            run.vers[id(g)] = (weakref.ref(g), v)
+        elif isinstance(g, Tensor) and g._base is None:
+            g._vc[0] = v
+    return out
 
 
 def _materialize(node: Node, grads: list) -> list:

@@ -143,6 +143,8 @@ class Node:
     saved_names: tuple[str, ...] = ()  # what ``_saved_<name>`` may read
     wrapped_saved: tuple[str, ...] = ()  # of those, slots that may hold a Python number
     freed_saved: tuple[str, ...] = ()  # slots of arrays (index keys) torch saves as tensors
+    grad_versions: tuple[int, ...] | None = None  # per edge: the version of the gradient
+    # torch's formula returns, when it ends with in-place steps (``zeros(...).scatter_(...)``)
     _freed = False
     _pre_hooks: list | None = None
     _post_hooks: list | None = None
@@ -376,6 +378,10 @@ def accumulate_grad(var: Tensor, g: Any, create_graph: bool, version: int = 0) -
     elif var._grad is None:
         if isinstance(g, np.generic):  # numpy's 0-d results: a fresh 0-d tensor in torch
             g = np.asarray(g)
+        if type(g) is np.ndarray and g.dtype != var.dtype.np:  # torch's engine casts each
+            g = g.astype(var.dtype.np)  # gradient to its input's dtype (a wider one is ours)
+        elif type(g) is np.ndarray and any(st < 0 for st in g.strides):
+            g = np.ascontiguousarray(g)  # numpy's flip is a view; torch's is a new tensor
         if create_graph or not _stolen(g, var):
             var._grad = _clone_obey_contract(g, var)
         else:  # torch keeps this gradient tensor as it is, with its version

@@ -28,6 +28,7 @@ class IndexBackward0(Node):
     """y = x[indices] (advanced indexing);  dx = zeros with g added at the indices"""
 
     saved_names = ("indices", "self_sym_sizes")
+    grad_versions = (1,)  # torch's formula ends with in-place steps
     freed_saved = ("indices",)
 
     def backward(self, g: Any) -> Any:
@@ -252,6 +253,7 @@ class GatherBackward0(Node):
     """y = gather(x, dim, index);  dx = zeros with g added at index along dim"""
 
     saved_names = ("dim", "index", "self", "sparse_grad")
+    grad_versions = (1,)  # torch's formula ends with in-place steps
 
     def backward(self, g: Any) -> Any:
         d, idx = self._saved["dim"], self.idx
@@ -404,6 +406,7 @@ class IndexSelectBackward0(Node):
     """y = index_select(x, dim, index);  dx = zeros with g added at index along dim"""
 
     saved_names = ("dim", "index", "self_sym_sizes")
+    grad_versions = (1,)  # torch's formula ends with in-place steps
 
     def backward(self, g: Any) -> Any:
         d = self._saved["dim"]

@@ -366,3 +366,50 @@ case("hooks_multi_output_none_gradients", """
     p.sum().backward()
     result = (seen, x.grad)
 """)
+
+# ---- more gradient versions: formulas with in-place steps, views in the input buffer ----------
+
+case("grad_version_formulas_with_inplace_steps", """
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 7.0]], requires_grad=True)
+    c = torch.tensor([[1.0, 0.0, 3.0], [2.0, 5.0, 8.0]])
+    v = []
+    for f in (lambda: torch.maximum(x, c), lambda: torch.minimum(c, x), lambda: x.max(),
+              lambda: x.min(0)[0], lambda: x.max(1, keepdim=True)[0], lambda: x.sort(1)[0],
+              lambda: x.topk(2, 1)[0], lambda: x[[0, 1]], lambda: x[c > 1],
+              lambda: x.index_select(1, torch.tensor([0, 2])),
+              lambda: x.gather(1, torch.tensor([[0], [1]])), lambda: torch.maximum(x, x * 0),
+              lambda: x.mean(), lambda: x.mean(1), lambda: x.flip(0), lambda: x.cumsum(1),
+              lambda: x.amin(-1), lambda: x.amax()):
+        x.grad = None
+        f().sum().backward()
+        v.append(x.grad._version)
+    g, = torch.autograd.grad(x[:, [0, 0]].sum(), [x], create_graph=True)
+    result = (v, g._version)
+""")
+case("grad_version_views_summed_out_of_place", """
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    c = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    v = []
+    for f in (lambda: torch.mm(x, c.t()) + torch.mm(c, x.t()), lambda: x * c + (x.t() * c.t()).t(),
+              lambda: (x.t() * c.t()).t() + x * c, lambda: x.exp() + x.t().exp().t(),
+              lambda: x.t() * x.t(), lambda: x.view(6) * x.view(6), lambda: x[0] * x[0],
+              lambda: x @ x.mT):
+        x.grad = None
+        f().sum().backward()
+        v.append(x.grad._version)
+    result = v
+""")
+case("reshape_alias_of_non_contiguous", """
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    ys = [x.t().reshape(3, 2), x.t().reshape(3, 1, 2), x.t().reshape(6), x.t().t().reshape(6),
+          x.t().reshape(3, 2).reshape(6), x.t().view(3, 2)]
+    ys[0].sum().backward()
+    result = (ys, x.grad)
+""")
+case("matmul_1d_2d_result_version", """
+    x = torch.ones(3, requires_grad=True)
+    y = torch.ones(3, 2)
+    z = x @ y
+    w = torch.ones(3) @ torch.ones(3, 1)
+    result = (z, z._version, w._version, (torch.ones(2, 3) @ x)._version)
+""")
