@@ -109,7 +109,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
                 result.append(None)
                 continue
         if isinstance(g, Tensor):
-            result.append(g)
+            result.append(g if g.dtype is t.dtype else g.to(t.dtype))
             continue
         out = _make(np.array(g, dtype=t.dtype.np, copy=True), t.dtype, None)
         out._vc[0] = run.version(g)  # the gradient as torch returns it: its version too
@@ -391,6 +391,7 @@ def _retain(node: Node, grads: list, create_graph: bool, listener: Listener | No
             continue
         g = grads[nr]
         if isinstance(g, Tensor):
+            g = g if g.dtype is t.dtype else g.to(t.dtype)
             g = g if create_graph else g.detach()
             if t._grad is None:
                 t._grad = g if create_graph else _make(np.array(g._data, copy=True), t.dtype, None)
@@ -400,7 +401,8 @@ def _retain(node: Node, grads: list, create_graph: bool, listener: Listener | No
             if t._grad is None:
                 t._grad = _make(np.array(g, dtype=t.dtype.np, copy=True), t.dtype, None)
             else:
-                t._grad = _make(t._grad._data + g, t.dtype, None)
+                t._grad = _make((t._grad._data + g).astype(t.dtype.np, copy=False), t.dtype,
+                                None)
         if listener is not None:
             listener.on_accumulate(t, copy(g), copy(t._grad))
 
@@ -475,8 +477,12 @@ def _tensor_hooks(node: Node, grads: list) -> list:
     """Run the ``Tensor.register_hook`` hooks of the node's outputs; a return replaces g.
     An output that got no gradient (another output of unbind) shows its hooks None."""
     grads = list(grads)
+    leaf = node.variable if type(node) is AccumulateGrad else None
     for nr, hooks in node._tensor_pre_hooks.items():
+        dt = leaf.dtype if leaf is not None else node.__dict__.get("_hook_dtypes", {}).get(nr)
         g = _as_tensor(grads[nr])
+        if g is not None and dt is not None and g.dtype is not dt:
+            g = g.to(dt)  # torch's engine casts a gradient to its tensor's dtype first
         for h in list(hooks):
             r = h(g)
             if r is not None:

@@ -164,6 +164,7 @@ class Tensor:
             if fn._tensor_pre_hooks is None:
                 fn._tensor_pre_hooks = {}
             table = fn._tensor_pre_hooks
+            fn.__dict__.setdefault("_hook_dtypes", {})[self._output_nr] = self.dtype
         hooks = table.setdefault(self._output_nr, [])
         hooks.append(hook)
         return RemovableHandle(hooks, hook)

@@ -172,13 +172,17 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def backward(self, g: Any) -> tuple:
-        if isinstance(g, Tensor):
-            raise NotImplementedError(
-                "create_graph through an in-place change of a view is not supported"
-            )
+        fn = self.fn
+        if isinstance(g, Tensor):  # create_graph: the same steps as differentiable ops
+            grads = fn.apply([_take_region(g, self.view_fn)]) if fn is not None else (None,)
+            keep = np.ones(g._data.shape, dtype=g.dtype.np)
+            self.view_fn(keep)[...] = 0
+            gb = g * make(keep, g.dtype, None)
+            if grads[0] is not None:
+                gb = gb + _put_region(grads[0], self.view_fn, g._data.shape)
+            return (gb, *grads[1:])
         gb = np.array(g, copy=True)
         region = self.view_fn(gb)
-        fn = self.fn
         grads = fn.apply([np.array(region, copy=True)]) if fn is not None else (None,)
         region[...] = 0 if grads[0] is None else grads[0]
         return (gb, *grads[1:])
@@ -188,9 +192,38 @@ class AsStridedBackward0(Node):
     """A view whose base was changed in place: dbase = zeros with g in the view's region."""
 
     def backward(self, g: Any) -> Any:
+        if isinstance(g, Tensor):
+            return _put_region(g, self.view_fn, self.base_shape)
         z = np.zeros(self.base_shape, dtype=np.result_type(g))
         self.view_fn(z)[...] = g
         return z
+
+
+class AsStridedScatterBackward0(Node):
+    """y = zeros with r in a view's region;  dr = g's region"""
+
+    def backward(self, g: Any) -> Any:
+        if isinstance(g, Tensor):
+            return _take_region(g, self.view_fn)
+        return np.array(self.view_fn(g), copy=True)
+
+
+def _take_region(g: Tensor, view_fn: Callable) -> Tensor:
+    """The region of ``g`` a view covers, as a new differentiable tensor (create_graph)."""
+    out, node = record(AsStridedBackward0, np.array(view_fn(g._data), copy=True), g.dtype, g)
+    if node is not None:
+        node.base_shape, node.view_fn = g._data.shape, view_fn
+    return out
+
+
+def _put_region(r: Tensor, view_fn: Callable, shape: tuple) -> Tensor:
+    """Zeros of ``shape`` with ``r`` in a view's region, differentiable (create_graph)."""
+    z = np.zeros(shape, dtype=r.dtype.np)
+    view_fn(z)[...] = r._data
+    out, node = record(AsStridedScatterBackward0, z, r.dtype, r)
+    if node is not None:
+        node.view_fn = view_fn
+    return out
 
 
 def _inplace_on_view(t: Tensor, compute: Callable[[Tensor], Tensor]) -> Tensor:

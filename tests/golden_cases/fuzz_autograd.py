@@ -413,3 +413,23 @@ case("matmul_1d_2d_result_version", """
     w = torch.ones(3) @ torch.ones(3, 1)
     result = (z, z._version, w._version, (torch.ones(2, 3) @ x)._version)
 """)
+case("create_graph_through_inplace_on_view", """
+    v3 = torch.tensor([[-1.15, -3.05], [-0.05, 2.45]], requires_grad=True)
+    v5 = torch.where(torch.eq(v3, torch.trunc(v3)), v3, torch.trunc(v3)) * v3
+    v5[0].sigmoid_()
+    g, = torch.autograd.grad(v5.sum(), [v3], create_graph=True)
+    result = (g, torch.autograd.grad(g.sum(), v3))
+""")
+case("hooks_and_retained_grads_in_tensor_dtype", """
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 7.0]], requires_grad=True)
+    seen = []
+    x.register_hook(lambda g: seen.append(("leaf", g.dtype)))
+    h = x * 1
+    h.register_hook(lambda g: seen.append(("h", g.dtype)))
+    h.retain_grad()
+    h.amin(-1).sum().backward()
+    y = x.double()
+    y.register_hook(lambda g: seen.append(("y", g.dtype)))
+    g, = torch.autograd.grad((y * 2).sum(), x, create_graph=True)
+    result = (seen, h.grad.dtype, x.grad.dtype, g.dtype)
+""")
