@@ -184,9 +184,39 @@ def _check_mask(mask: np.ndarray, shape: tuple, dim: int) -> None:
             )
 
 
+def _check_array_bounds(key: tuple, shape: tuple) -> tuple:
+    """torch's error for an index array out of range: its dim is counted among the index
+    arrays only, and an empty dim has a message of its own. An empty tensor is not read,
+    so other indices pass (clipped here: numpy would check them)."""
+    empty = 0 in shape
+    axis, j, out = 0, 0, []
+    for k in key:
+        out.append(k)
+        if isinstance(k, slice):
+            axis += 1
+            continue
+        if k.dtype == bool:
+            axis += k.ndim
+            j += 1
+            continue
+        n = shape[axis]
+        bad = (k >= n) | (k < -n)
+        if bad.any():
+            if n == 0:
+                raise IndexError("index is out of bounds for dimension with size 0")
+            if not empty:
+                raise IndexError(f"index {int(k[bad].flat[0])} is out of bounds for dimension "
+                                 f"{j} with size {n}")
+            out[-1] = np.clip(k, -n, n - 1)
+        axis += 1
+        j += 1
+    return tuple(out)
+
+
 def _advanced(x: Tensor, key: tuple) -> Tensor:
     """``x[key]`` for a key with arrays in it: a copy (``IndexBackward0``)."""
     shp = x._data.shape
+    key = _check_array_bounds(key, shp)
     try:
         data = x._data[key]
     except IndexError as e:

@@ -433,3 +433,17 @@ case("hooks_and_retained_grads_in_tensor_dtype", """
     g, = torch.autograd.grad((y * 2).sum(), x, create_graph=True)
     result = (seen, h.grad.dtype, x.grad.dtype, g.dtype)
 """)
+case("index_array_out_of_bounds_messages", """
+    z = torch.zeros(2, 3, 4)
+    x = torch.zeros(2, 0)
+    out = []
+    for f in (lambda: z[:, :, [9]], lambda: z[[0], :, [9]], lambda: z[None, :, [9]],
+              lambda: z[:, [1], [9]], lambda: z[:, [-4]], lambda: x[:, [0, 0]],
+              lambda: x[[3]], lambda: torch.zeros(0, 2)[[3]],
+              lambda: torch.tensor(1.0).unbind(-1), lambda: torch.tensor(1.0).unbind(1)):
+        try:
+            out.append(f().shape)
+        except IndexError as e:
+            out.append(str(e))
+    result = out
+""")
