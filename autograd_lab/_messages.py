@@ -47,6 +47,24 @@ NO_GRAD_VIEW_INPLACE = (
     "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
     "tracked)."
 )
+PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
+INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def multi_view_inplace(nr: int, op: str) -> str:
+    """torch's error for an in-place change of one of the views a multi-view op returned."""
+    return (f"Output {nr} of {op} is a view and is being modified inplace. This view is the "
+            "output of a function that returns multiple views. Such functions do not allow the "
+            "output views to be modified inplace. You should replace the inplace operation by "
+            "an out-of-place one.")
+
+
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 ITEM_NOT_SCALAR = "a Tensor with {n} elements cannot be converted to Scalar"

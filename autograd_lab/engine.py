@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import weakref
+from sys import getrefcount
 from typing import Any
 
 import numpy as np
@@ -38,7 +40,7 @@ from . import _messages as msg
 from .anomaly_mode import ANOMALY, check_nan, report_error
 from .grad_mode import STATE
 from .listener import Listener, _listeners, copy, current, listen  # noqa: F401  (re-exported)
-from .node import AccumulateGrad, Node, accumulate_grad, grad_accumulator
+from .node import AccumulateGrad, Node, accumulate_grad, dense, grad_accumulator
 from .tensor import Tensor, _make, _wrap_grad
 
 # ---- entry points -----------------------------------------------------------------------------
@@ -67,9 +69,9 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
         if not targets:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
 
-    captured = _run(roots, root_grads, retain_graph, create_graph, targets, accumulate=True,
-                    listener=listener)
-    for t, g in zip(targets or (), captured):
+    run = _run(roots, root_grads, retain_graph, create_graph, targets, accumulate=True,
+               listener=listener)
+    for t, g in zip(targets or (), run.captured):
         if t.grad_fn is not None and g is not None:  # a non-leaf named in ``inputs``
             accumulate_grad(t, g, create_graph)
 
@@ -89,15 +91,15 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
         allow_unused = materialize_grads
     if retain_graph is None:
         retain_graph = create_graph
+    roots = [_root_edge(t, i) for i, t in enumerate(outs)]
     for t in ins:
         if not t._rg:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots = [_root_edge(t, i) for i, t in enumerate(outs)]
     root_grads = _make_grads(outs, grads, create_graph)
-    captured = _run(roots, root_grads, retain_graph, create_graph, ins, accumulate=False,
-                    listener=listener)
+    run = _run(roots, root_grads, retain_graph, create_graph, ins, accumulate=False,
+               listener=listener)
     result = []
-    for i, (t, g) in enumerate(zip(ins, captured)):
+    for i, (t, g) in enumerate(zip(ins, run.captured)):
         if g is None:
             if materialize_grads:
                 g = np.zeros(t._data.shape, dtype=t.dtype.np)
@@ -106,8 +108,12 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
             else:
                 result.append(None)
                 continue
-        result.append(g if isinstance(g, Tensor) else
-                      _make(np.array(g, dtype=t.dtype.np, copy=True), t.dtype, None))
+        if isinstance(g, Tensor):
+            result.append(g if g.dtype is t.dtype else g.to(t.dtype))
+            continue
+        out = _make(np.array(g, dtype=t.dtype.np, copy=True), t.dtype, None)
+        out._vc[0] = run.version(g)  # the gradient as torch returns it: its version too
+        result.append(out)
     return tuple(result)
 
 
@@ -177,7 +183,7 @@ class _Run:
     """The state of one backward pass, shared by the steps of ``_run``."""
 
     __slots__ = ("retain_graph", "create_graph", "accumulate", "listener", "deps", "buffers",
-                 "heap", "tie", "needed", "target_nodes", "capture", "captured")
+                 "heap", "tie", "needed", "target_nodes", "capture", "captured", "vers")
 
     def __init__(self, deps: dict[Node, int], retain_graph: bool, create_graph: bool,
                  accumulate: bool, listener: Listener | None) -> None:
@@ -192,6 +198,7 @@ class _Run:
         self.target_nodes: set[Node] = set()
         self.capture: dict[tuple[Node, int], list[int]] = {}  # edge -> indices into inputs
         self.captured: list = []
+        self.vers: dict[int, tuple] = {}  # id(array) -> (weakref, version): sums made in place
 
     def deliver(self, node: Node, nr: int, g: Any) -> None:
         """Add ``g`` to output ``nr`` of ``node``; queue it once every edge has delivered."""
@@ -199,11 +206,38 @@ class _Run:
         if buf is None:
             buf = self.buffers[node] = [None] * node._n_outputs
         if g is not None:
-            buf[nr] = g if buf[nr] is None else buf[nr] + g
+            if buf[nr] is None:
+                buf[nr] = g
+            else:
+                self.add(buf, nr, g)
         left = self.deps[node] - 1
         self.deps[node] = left
         if left == 0:
             heapq.heappush(self.heap, (-node._seq, next(self.tie), node))
+
+    def add(self, buf: list, nr: int, g: Any) -> None:
+        """Sum ``g`` into a buffer slot. torch adds in place when it holds the only reference
+        to a dense buffer that is no view (and grad mode is off): the sum then has the old
+        version + 1."""
+        old = buf[nr]
+        new = old + g
+        if old is not g and getrefcount(old) <= 3 and (
+                isinstance(old, np.generic)
+                or type(old) is np.ndarray and old.base is None and dense(old)):
+            if type(new) is not np.ndarray:  # numpy's 0-d sums are scalars
+                new = np.asarray(new)
+            self.vers[id(new)] = (weakref.ref(new), self.version(old) + 1)
+        buf[nr] = new
+
+    def version(self, a: Any) -> int:
+        """The version torch's gradient tensor ``a`` would have (bumped by in-place sums)."""
+        if not self.vers or type(a) is not np.ndarray:
+            return 0
+        for x in (a, a.base):
+            e = self.vers.get(id(x))
+            if e is not None and e[0]() is x:
+                return e[1]
+        return 0
 
     def start(self, node: Node, nr: int, g: Any) -> None:
         """A root's gradient: queued at once unless edges also lead into the root."""
@@ -217,8 +251,9 @@ class _Run:
 
 def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
          create_graph: bool, targets: list[Tensor] | None, accumulate: bool,
-         listener: Listener | None = None) -> list:
-    """Run the graph backward from ``roots``; the gradients of ``targets`` that arrived."""
+         listener: Listener | None = None) -> _Run:
+    """Run the graph backward from ``roots``; ``.captured``: the gradients of ``targets``
+    that arrived."""
     listener = current(listener)
     run = _Run(_dependencies(roots), retain_graph, create_graph, accumulate, listener)
     if targets is not None:
@@ -248,7 +283,7 @@ def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
         STATE.enabled, ANOMALY.parent = prev_mode, prev_parent
     if listener is not None:
         listener.on_end()
-    return run.captured
+    return run
 
 
 def _run_node(node: Node, grads: list, run: _Run) -> None:
@@ -269,7 +304,8 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
         grads = _node_pre_hooks(node, grads)
     if is_acc:
         if run.accumulate and grads[0] is not None:
-            added = accumulate_grad(node.variable, grads[0], run.create_graph)
+            added = accumulate_grad(node.variable, grads[0], run.create_graph,
+                                    run.version(grads[0]))
             if listener is not None:
                 listener.on_accumulate(node.variable, copy(added), copy(node.variable._grad))
         if node._post_hooks:
@@ -278,11 +314,11 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
     if all(g is None for g in grads):
         out: tuple = (None,) * len(node.next_functions)
     else:  # the node's backward: the op's formula, one gradient per edge
-        if node._n_outputs > 1:
-            grads = _materialize(node, grads)
-        out = node.apply(grads)
+        out = node.apply(_materialize(node, grads) if node._n_outputs > 1 else grads)
         if len(out) != len(node.next_functions):
             raise _wrong_count(node, out)
+        if node.grad_versions is not None:
+            _set_versions(run, out, node.grad_versions)
     if node._post_hooks:
         out = _node_post_hooks(node, out, grads)
     if ANOMALY.enabled and ANOMALY.check_nan:
@@ -292,7 +328,10 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
             node._release()
         else:
             _free(node, listener)
-    for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
+    grads = None  # as torch's: only the outputs hold the inputs once the node has run (so an
+    out = list(out)  # input buffer may be summed in place), and each output moves on its edge
+    for i, (nxt, nr) in enumerate(node.next_functions):
+        g, out[i] = out[i], None
         if nxt is None or (needed is not None and nxt not in needed
                            and nxt not in run.target_nodes):
             continue
@@ -309,6 +348,16 @@ def _wrong_count(node: Node, out: tuple) -> RuntimeError:
         f"function {node.name()} returned an incorrect number of gradients (expected "
         f"{len(node.next_functions)}, got {len(out)})"
     )
+
+
+def _set_versions(run: _Run, out: tuple, versions: tuple[int, ...]) -> tuple:
+    """Give a node's fresh gradients the versions torch's formula leaves them at."""
+    for g, v in zip(out, versions):
+        if type(g) is np.ndarray and g.base is None:
+            run.vers[id(g)] = (weakref.ref(g), v)
+        elif isinstance(g, Tensor) and g._base is None:
+            g._vc[0] = v
+    return out
 
 
 def _materialize(node: Node, grads: list) -> list:
@@ -342,6 +391,7 @@ def _retain(node: Node, grads: list, create_graph: bool, listener: Listener | No
             continue
         g = grads[nr]
         if isinstance(g, Tensor):
+            g = g if g.dtype is t.dtype else g.to(t.dtype)
             g = g if create_graph else g.detach()
             if t._grad is None:
                 t._grad = g if create_graph else _make(np.array(g._data, copy=True), t.dtype, None)
@@ -351,7 +401,8 @@ def _retain(node: Node, grads: list, create_graph: bool, listener: Listener | No
             if t._grad is None:
                 t._grad = _make(np.array(g, dtype=t.dtype.np, copy=True), t.dtype, None)
             else:
-                t._grad = _make(t._grad._data + g, t.dtype, None)
+                t._grad = _make((t._grad._data + g).astype(t.dtype.np, copy=False), t.dtype,
+                                None)
         if listener is not None:
             listener.on_accumulate(t, copy(g), copy(t._grad))
 
@@ -423,18 +474,21 @@ def _unwrap(g: Any, create_graph: bool) -> Any:
 
 
 def _tensor_hooks(node: Node, grads: list) -> list:
-    """Run the ``Tensor.register_hook`` hooks of the node's outputs; a return replaces g."""
+    """Run the ``Tensor.register_hook`` hooks of the node's outputs; a return replaces g.
+    An output that got no gradient (another output of unbind) shows its hooks None."""
     grads = list(grads)
+    leaf = node.variable if type(node) is AccumulateGrad else None
     for nr, hooks in node._tensor_pre_hooks.items():
-        if grads[nr] is None:
-            continue
+        dt = leaf.dtype if leaf is not None else node.__dict__.get("_hook_dtypes", {}).get(nr)
         g = _as_tensor(grads[nr])
+        if g is not None and dt is not None and g.dtype is not dt:
+            g = g.to(dt)  # torch's engine casts a gradient to its tensor's dtype first
         for h in list(hooks):
             r = h(g)
             if r is not None:
                 if not isinstance(r, Tensor):
                     raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
-                if r._data.shape != g._data.shape:
+                if g is not None and r._data.shape != g._data.shape:
                     name = getattr(h, "__name__", type(h).__name__)
                     raise RuntimeError(f"hook '{name}' has changed the size of value")
                 g = r

@@ -41,9 +41,13 @@ _saved_tensors_hooks: list[tuple[Callable, Callable]] = []
 
 
 def _strip(name: str) -> str:
-    """``SigmoidBackward0`` -> ``Sigmoid`` (the op's name, as torch's messages use it)."""
+    """``SigmoidBackward0`` -> ``Sigmoid``, ``PowBackward1`` -> ``Pow1`` (the op's name, as
+    torch's messages use it)."""
     i = name.rfind("Backward")
-    return name[:i] if i > 0 else name
+    if i <= 0:
+        return name
+    rest = name[i + 8:]
+    return name[:i] + (rest if rest != "0" else "")
 
 
 def _type_str(dtype: Any, shape: tuple) -> str:
@@ -138,6 +142,9 @@ class Node:
     __slots__ = ("next_functions", "_saved", "_seq", "__dict__", "__weakref__")
     saved_names: tuple[str, ...] = ()  # what ``_saved_<name>`` may read
     wrapped_saved: tuple[str, ...] = ()  # of those, slots that may hold a Python number
+    freed_saved: tuple[str, ...] = ()  # slots of arrays (index keys) torch saves as tensors
+    grad_versions: tuple[int, ...] | None = None  # per edge: the version of the gradient
+    # torch's formula returns, when it ends with in-place steps (``zeros(...).scatter_(...)``)
     _freed = False
     _pre_hooks: list | None = None
     _post_hooks: list | None = None
@@ -188,7 +195,8 @@ class Node:
     def _release(self) -> None:
         """Free saved tensors (backward without retain_graph)."""
         saved = self._saved
-        wrapped = type(self).wrapped_saved  # torch saves these numbers as tensors: freed too
+        cls = type(self)  # torch saves these numbers and keys as tensors: freed too
+        wrapped = cls.wrapped_saved + cls.freed_saved if cls.freed_saved else cls.wrapped_saved
         for k, v in saved.items():
             if type(v) is SavedTensor or (v is not None and k in wrapped):
                 saved[k] = FREED
@@ -241,12 +249,16 @@ class Node:
 
     def apply(self, grads: list) -> tuple:
         """Gradients for ``next_functions`` from the gradients of this node's outputs."""
+        if self._freed:  # its saved values are gone (its backward may keep copies it reads)
+            raise RuntimeError(msg.BACKWARD_TWICE)
         out = self.backward(*grads)
         return out if type(out) is tuple else (out,)
 
     def __call__(self, *grads: Tensor) -> Any:
         """Run this node's backward, as ``grad_fn(grad)`` does in torch: in the current grad
         mode, so results record a graph when saved values or ``grads`` require grad."""
+        if len(grads) != self._n_outputs:
+            raise TypeError(f"expected {self._n_outputs} arguments, got {len(grads)} instead")
         as_tensor = STATE.enabled
         out = self.apply([g if as_tensor else g._data for g in grads])
         res = tuple(None if g is None else g if isinstance(g, Tensor) else _wrap_grad(g)
@@ -280,44 +292,103 @@ class AccumulateGrad(Node):
 
     def __call__(self, *grads: Tensor) -> tuple:
         """``acc(grad)`` adds ``grad`` into the leaf's ``.grad`` and returns ``()``."""
-        accumulate_grad(self.variable, grads[0], STATE.enabled and grads[0].requires_grad)
+        accumulate_grad(self.variable, grads[0], STATE.enabled)
         return ()
 
     def _sequence_nr(self) -> int:
         return 2**64 - 1
 
 
-def accumulate_grad(var: Tensor, g: Any, create_graph: bool) -> Any:
-    """``var.grad += g``: what an ``AccumulateGrad`` node does with its gradient. Returns
-    ``g`` as it was added (in ``var``'s dtype).
+def dense(a: np.ndarray) -> bool:
+    """torch's ``is_non_overlapping_and_dense``: the elements fill their memory exactly, in
+    some order of the dims."""
+    if a.flags.c_contiguous or a.flags.f_contiguous:
+        return True
+    expect = a.itemsize
+    for stride, size in sorted((abs(st), n) for st, n in zip(a.strides, a.shape) if n != 1):
+        if stride != expect:
+            return False
+        expect *= size
+    return True
 
-    The first gradient becomes ``.grad`` itself when nothing else holds it (else a
-    copy); later ones are added in place -- or out of place under ``create_graph``, so
-    the sum records a graph. ``g`` is a Tensor under ``create_graph`` (or when a hook
-    returned one), else a numpy array.
+
+def _obeys_layout(g: np.ndarray, var: np.ndarray) -> bool:
+    """torch's gradient layout contract: ``g`` may become ``var.grad`` as it is only when
+    its strides match ``var``'s (a dense ``var``) or it is contiguous."""
+    if g.size == 0:  # numpy's strides of an empty array say nothing: a view was expanded
+        return g.base is None
+    if not dense(var):
+        return bool(g.flags.c_contiguous)
+    for size, gs, vs in zip(g.shape, g.strides, var.strides):
+        if (gs != vs) if size != 1 else gs == 0:
+            return False
+    return True
+
+
+def _clone_obey_contract(g: Any, var: Tensor) -> Tensor:
+    """A copy of gradient ``g`` laid out as ``var``: ``empty_like(var).copy_(g)`` (version 1,
+    ``CopyBackwards`` when ``g`` requires grad), or a contiguous clone for a sparse layout."""
+    if isinstance(g, Tensor) and g._rg:
+        if dense(var._data):
+            return _make(np.empty_like(var._data), var.dtype, None).copy_(g)
+        return g.clone()
+    data = g._data if isinstance(g, Tensor) else g
+    if not dense(var._data):
+        return _make(np.array(data, dtype=var.dtype.np, order="C"), var.dtype, None)
+    out = _make(np.empty_like(var._data), var.dtype, None)
+    np.copyto(out._data, data, casting="unsafe")
+    out._vc[0] = 1
+    return out
+
+
+def _stolen(g: Any, var: Tensor) -> bool:
+    """Whether torch would make gradient ``g`` ``var.grad`` itself: nothing else holds it
+    (views of a buffer held elsewhere count as unshared: torch counts references to the
+    tensor, not to its memory), and it has ``var``'s dtype and layout."""
+    return (type(g) is np.ndarray and g.dtype == var.dtype.np
+            and getrefcount(g) <= _ONLY_OURS + 1  # + this function's argument
+            and _obeys_layout(g, var._data))
+
+
+def accumulate_grad(var: Tensor, g: Any, create_graph: bool, version: int = 0) -> Any:
+    """``var.grad += g``: what an ``AccumulateGrad`` node does with its gradient. Returns
+    ``g`` as it was added (in ``var``'s dtype); ``version`` is the version ``g`` has.
+
+    The first gradient becomes ``.grad`` itself when nothing else holds it and it has
+    ``var``'s layout (torch's "gradient layout contract"), else a copy laid out as ``var``;
+    later ones are added in place -- or out of place under ``create_graph``, so the sum
+    records a graph. ``g`` is a Tensor under ``create_graph`` (or when a hook returned
+    one), else a numpy array.
     """
     if isinstance(g, Tensor):
         if g.dtype is not var.dtype:
             g = g.to(var.dtype)
         if var._grad is None:
-            new = g if create_graph else g.detach()
-            if create_graph and g._rg:  # torch copies it: empty_like(g).copy_(g), CopyBackwards
-                new = _make(np.empty_like(g._data), var.dtype, None).copy_(g)
-            elif not create_graph and (g._data.base is not None
-                                       or not g._data.flags.writeable):
-                new = _make(np.array(g._data, copy=True), var.dtype, None)
-            var._grad = new
+            d = g._data
+            if not create_graph and d.base is None and d.flags.writeable \
+                    and _obeys_layout(d, var._data):
+                var._grad = g.detach()
+            else:
+                var._grad = _clone_obey_contract(g, var)
         elif create_graph:
             var._grad = var._grad + g
         else:
             var._grad._data += g._data
             var._grad._vc[0] += 1
     elif var._grad is None:
-        if not (type(g) is np.ndarray and g.base is None and g.dtype == var.dtype.np
-                and g.flags.writeable and getrefcount(g) <= _ONLY_OURS):
-            g = np.array(g, dtype=var.dtype.np, copy=True)
-        # else nothing else holds this fresh buffer: keep it, as torch's AccumulateGrad does
-        var._grad = _make(g, var.dtype, None)
+        if isinstance(g, np.generic):  # numpy's 0-d results: a fresh 0-d tensor in torch
+            g = np.asarray(g)
+        if type(g) is np.ndarray and g.dtype != var.dtype.np:  # torch's engine casts each
+            g = g.astype(var.dtype.np)  # gradient to its input's dtype (a wider one is ours)
+        elif type(g) is np.ndarray and any(st < 0 for st in g.strides):
+            g = np.ascontiguousarray(g)  # numpy's flip is a view; torch's is a new tensor
+        if create_graph or not _stolen(g, var):
+            var._grad = _clone_obey_contract(g, var)
+        else:  # torch keeps this gradient tensor as it is, with its version
+            if g.base is not None or not g.flags.writeable:  # it aliases memory we still use
+                g = np.array(g, copy=True)
+            var._grad = _make(g, var.dtype, None)
+            var._grad._vc[0] = version
     elif create_graph or var._grad._rg:
         var._grad = var._grad + _wrap_grad(g)
     else:

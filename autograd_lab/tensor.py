@@ -21,6 +21,7 @@ from . import _dtype
 from . import _messages as msg
 from ._dtype import dtype, float32, from_numpy_dtype
 from ._printing import tensor_repr
+from .grad_mode import STATE
 from .hooks import RemovableHandle
 from .memory import Storage
 
@@ -114,6 +115,10 @@ class Tensor:
             warnings.warn(msg.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return g
 
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
         if value is not None:
@@ -159,6 +164,7 @@ class Tensor:
             if fn._tensor_pre_hooks is None:
                 fn._tensor_pre_hooks = {}
             table = fn._tensor_pre_hooks
+            fn.__dict__.setdefault("_hook_dtypes", {})[self._output_nr] = self.dtype
         hooks = table.setdefault(self._output_nr, [])
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
@@ -208,7 +214,7 @@ class Tensor:
         """The shape, or the size of dim ``dim``."""
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[_dim(dim, self._data.ndim)]
+        return self._data.shape[_dim(dim, self._data.ndim, False)]
 
     def dim(self) -> int:
         """The number of dims."""
@@ -244,7 +250,7 @@ class Tensor:
     def stride(self, dim: int | None = None) -> tuple | int:
         """Steps in elements between neighbours along each dim (or along ``dim``)."""
         st = tuple(s // self.dtype.itemsize for s in self._data.strides)
-        return st if dim is None else st[_dim(dim, self._data.ndim)]
+        return st if dim is None else st[_dim(dim, self._data.ndim, False)]
 
     def is_contiguous(self) -> bool:
         """Whether the elements lie in memory in row-major order, without gaps."""
@@ -275,13 +281,14 @@ class Tensor:
     # ---- conversion -------------------------------------------------------------------------
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The numpy array itself (shared memory); refused while it requires grad."""
-        if self._rg and not force:
+        """The numpy array itself (shared memory); refused while it requires grad (in grad
+        mode)."""
+        if self._rg and STATE.enabled and not force:
             raise RuntimeError(msg.NUMPY_REQUIRES_GRAD)
         return self._data
 
     def __array__(self, dtype: Any = None) -> np.ndarray:  # no ``copy``: as torch's (numpy warns)
-        if self._rg:
+        if self._rg and STATE.enabled:
             raise RuntimeError(msg.NUMPY_REQUIRES_GRAD)
         return self._data if dtype is None else self._data.astype(dtype)
 
@@ -423,8 +430,11 @@ class device:  # noqa: N801
         return hash("cpu")
 
 
-def _dim(d: int, ndim: int) -> int:
-    """``d`` as a non-negative dim, with torch's range error."""
+def _dim(d: int, ndim: int, wrap_scalar: bool = True) -> int:
+    """``d`` as a non-negative dim, with torch's range error (``wrap_scalar``: a 0-d tensor
+    takes dim 0 or -1, as most ops allow; ``size(d)`` does not)."""
+    if ndim == 0 and not wrap_scalar:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
     n = max(ndim, 1)
     if not -n <= d < n:
         raise IndexError(

@@ -433,6 +433,7 @@ class MaximumBackward0(BinaryNode):
     """z = max(x, y);  the larger side gets g, a tie gives each g/2"""
 
     saved_names = ("self", "other")
+    grad_versions = (1, 1)  # torch's formula ends with in-place steps
     _sign = 1
 
     def backward(self, g: Any) -> tuple:

@@ -28,6 +28,8 @@ class IndexBackward0(Node):
     """y = x[indices] (advanced indexing);  dx = zeros with g added at the indices"""
 
     saved_names = ("indices", "self_sym_sizes")
+    grad_versions = (1,)  # torch's formula ends with in-place steps
+    freed_saved = ("indices",)
 
     def backward(self, g: Any) -> Any:
         return embed(g, self._saved["self_sym_sizes"], self._saved["indices"])
@@ -59,6 +61,26 @@ _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or b
               "are valid indices (got {})")
 
 
+def _warn_sequence_key() -> None:
+    warnings.warn(
+        "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+        "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this "
+        "will be interpreted as tensor index, x[torch.tensor(seq)], which will result either "
+        "in an error or a different result", UserWarning, stacklevel=4)
+
+
+def sequence_key(key: Any) -> Any:
+    """torch (after numpy) reads a short list holding a slice, ``...``, None, a tensor or
+    another sequence as a tuple of indices, with a deprecation warning."""
+    if type(key) is not list or len(key) >= 32:
+        return key
+    for k in key:
+        if k is None or k is Ellipsis or isinstance(k, (slice, Tensor, list, tuple, range)):
+            _warn_sequence_key()
+            return tuple(key)
+    return key
+
+
 def _check_key(k: Any) -> None:
     """torch's error for a key of a type it cannot index with."""
     if k is None or k is Ellipsis or isinstance(k, (slice, int, Tensor, list, np.ndarray,
@@ -67,34 +89,38 @@ def _check_key(k: Any) -> None:
     raise IndexError(_BAD_INDEX.format(type(k).__name__))
 
 
-def getitem(x: Tensor, key: Any) -> Tensor:
-    """``x[key]``: ints select, slices slice, None unsqueezes, arrays and masks gather."""
+def getitem(x: Tensor, key: Any, alias: bool = True) -> Tensor:
+    """``x[key]``: ints select, slices slice, None unsqueezes, arrays and masks gather. A key
+    that selects all of ``x`` gives an alias of it (``AliasBackward0``), or ``x`` itself when
+    not ``alias`` (item assignment then writes into ``x``)."""
     if isinstance(key, str):  # torch reads a string as a sequence of indices, and fails
-        warnings.warn(
-            "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
-            "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this "
-            "will be interpreted as tensor index, x[torch.tensor(seq)], which will result either "
-            "in an error or a different result", UserWarning, stacklevel=3)
+        _warn_sequence_key()
         raise TypeError("new(): invalid data type 'str'")
+    key = sequence_key(key)
+    lone_int = False
     if not isinstance(key, tuple):
-        if isinstance(key, slice):  # a lone slice is always recorded, even ``x[:]``
+        if isinstance(key, slice) and x._data.ndim == 0:
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if isinstance(key, slice) and alias:  # a lone slice is always recorded, even ``x[:]``
             return slice_dim(x, 0, key.start, key.stop, key.step)
+        lone_int = isinstance(key, (int, np.integer)) and not isinstance(key, bool)
         key = (key,)
     for k in key:
         _check_key(k)
-    if len(key) == 1 and key[0] is Ellipsis:
-        return record_view(x, AliasBackward0, x._data[...], lambda a: a[...])
     nd = x._data.ndim
     masks = [_index_array(k) for k in key if _is_advanced(k)]  # validates every array once
     n_real = sum(1 for k in key if k is not None and k is not Ellipsis and not isinstance(k, bool)
                  and not _is_advanced(k))
     n_real += sum(m.ndim if m.dtype == bool else 1 for m in masks)
-    if nd == 0 and n_real:
+    if nd == 0 and n_real and lone_int:
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     if n_real > nd:
         raise IndexError(f"too many indices for tensor of dimension {nd}")
-    return _index(x, key, masks, nd - n_real)
+    out = _index(x, key, masks, nd - n_real)
+    if out is x and alias:
+        return record_view(x, AliasBackward0, x._data[...], lambda a: a[...])
+    return out
 
 
 def _index(x: Tensor, key: tuple, masks: list[np.ndarray], ellipsis_dims: int) -> Tensor:
@@ -114,8 +140,7 @@ def _index(x: Tensor, key: tuple, masks: list[np.ndarray], ellipsis_dims: int) -
             dim += 1
             pos += 1
         elif isinstance(k, slice):
-            full = k.start in (None, 0) and k.stop is None and k.step in (None, 1)
-            if not full:
+            if not _whole(k, out._data.shape[dim] if dim < out._data.ndim else 0):
                 out = slice_dim(out, dim, k.start, k.stop, k.step)
             advanced.append(slice(None))
             dim += 1
@@ -142,6 +167,13 @@ def _index(x: Tensor, key: tuple, masks: list[np.ndarray], ellipsis_dims: int) -
     return out
 
 
+def _whole(k: slice, size: int) -> bool:
+    """torch skips a slice in a key that keeps a whole dim: start 0, stop past the end, step 1
+    (``x[-3:, 0]`` is still sliced)."""
+    start, stop, step = (None if v is None else int(v) for v in (k.start, k.stop, k.step))
+    return start in (None, 0) and (stop is None or stop >= size) and step in (None, 1)
+
+
 def _check_mask(mask: np.ndarray, shape: tuple, dim: int) -> None:
     """A bool mask must match the shape of the dims it indexes."""
     for j, s in enumerate(mask.shape):
@@ -152,9 +184,39 @@ def _check_mask(mask: np.ndarray, shape: tuple, dim: int) -> None:
             )
 
 
+def _check_array_bounds(key: tuple, shape: tuple) -> tuple:
+    """torch's error for an index array out of range: its dim is counted among the index
+    arrays only, and an empty dim has a message of its own. An empty tensor is not read,
+    so other indices pass (clipped here: numpy would check them)."""
+    empty = 0 in shape
+    axis, j, out = 0, 0, []
+    for k in key:
+        out.append(k)
+        if isinstance(k, slice):
+            axis += 1
+            continue
+        if k.dtype == bool:
+            axis += k.ndim
+            j += 1
+            continue
+        n = shape[axis]
+        bad = (k >= n) | (k < -n)
+        if bad.any():
+            if n == 0:
+                raise IndexError("index is out of bounds for dimension with size 0")
+            if not empty:
+                raise IndexError(f"index {int(k[bad].flat[0])} is out of bounds for dimension "
+                                 f"{j} with size {n}")
+            out[-1] = np.clip(k, -n, n - 1)
+        axis += 1
+        j += 1
+    return tuple(out)
+
+
 def _advanced(x: Tensor, key: tuple) -> Tensor:
     """``x[key]`` for a key with arrays in it: a copy (``IndexBackward0``)."""
     shp = x._data.shape
+    key = _check_array_bounds(key, shp)
     try:
         data = x._data[key]
     except IndexError as e:
@@ -221,6 +283,7 @@ class GatherBackward0(Node):
     """y = gather(x, dim, index);  dx = zeros with g added at index along dim"""
 
     saved_names = ("dim", "index", "self", "sparse_grad")
+    grad_versions = (1,)  # torch's formula ends with in-place steps
 
     def backward(self, g: Any) -> Any:
         d, idx = self._saved["dim"], self.idx
@@ -271,7 +334,7 @@ class ScatterBackward0(Node):
         if self.next_functions[0][0] is not None:
             gx = _zero_at(g, d, idx)
         if len(self.next_functions) > 1 and self.next_functions[1][0] is not None:
-            gsrc = _take(g, d, idx)
+            gsrc = _src_grad(self, _take(g, d, idx))
         return (gx, gsrc) if len(self.next_functions) > 1 else gx
 
 
@@ -284,10 +347,25 @@ class ScatterAddBackward0(Node):
 
     saved_names = ("dim", "index")
 
-    def backward(self, g: Any) -> tuple:
-        gsrc = _take(g, self._saved["dim"], self.idx) \
+    def backward(self, g: Any) -> tuple:  # ``index`` is saved only when src needs a gradient
+        gsrc = _src_grad(self, _take(g, self._saved["dim"], self.idx)) \
             if self.next_functions[1][0] is not None else None
         return g, gsrc
+
+
+def _src_grad(node: Node, g: Any) -> Any:
+    """The gradient of scatter's ``src`` (index-shaped), checked against src's shape as
+    torch's engine checks every gradient: summed when src broadcast, else its error."""
+    shape = node.src_shape
+    if tuple(g.shape) == shape:
+        return g
+    try:
+        if np.broadcast_shapes(shape, tuple(g.shape)) == tuple(g.shape):
+            return c.sum_to(g, shape)
+    except ValueError:
+        pass
+    raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index 1 - got "
+                       f"{list(g.shape)} but expected shape compatible with {list(shape)}")
 
 
 def _zero_at(g: Any, d: int, idx: np.ndarray) -> Any:
@@ -330,7 +408,10 @@ def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str) -
     out, node = record(cls, out_data, x.dtype, *inputs)
     if node is not None:
         node._saved["dim"] = d
-        node.save("index", index)
+        if tensor_src:
+            node.src_shape = src._data.shape
+        needed = not add or node.next_functions[1][0] is not None
+        node.save("index", index if needed else None)
         c.show_saved(node, dim=c.shown_dim(dim))
         node.idx = idx
     return out
@@ -355,6 +436,7 @@ class IndexSelectBackward0(Node):
     """y = index_select(x, dim, index);  dx = zeros with g added at index along dim"""
 
     saved_names = ("dim", "index", "self_sym_sizes")
+    grad_versions = (1,)  # torch's formula ends with in-place steps
 
     def backward(self, g: Any) -> Any:
         d = self._saved["dim"]
@@ -440,8 +522,11 @@ class MaskedFillBackward0(Node):
     def backward(self, g: Any) -> Any:
         mask = self.saved("mask")
         if isinstance(g, Tensor):
-            return choose(mask, 0.0, g)
-        return np.where(mask, np.zeros((), dtype=g.dtype), g)
+            out = choose(mask, 0.0, g)
+        else:
+            out = np.where(mask, np.zeros((), dtype=g.dtype), g)
+        shape = self.__dict__.get("self_shape")  # a mask that broadcast x to a larger shape
+        return out if shape is None else c.sum_to(out, shape)
 
 
 def masked_fill(x: Tensor, mask: Tensor, value: float) -> Tensor:
@@ -455,9 +540,8 @@ def masked_fill(x: Tensor, mask: Tensor, value: float) -> Tensor:
             shape = np.broadcast_shapes(mask._data.shape, x._data.shape)
         except ValueError:
             raise c.broadcast_error(mask._data.shape, x._data.shape) from None
-        if shape != x._data.shape:
-            raise RuntimeError(f"masked_fill_: expected mask to broadcast to the input shape "
-                               f"{list(x._data.shape)}, got {list(mask._data.shape)}")
+        if shape != x._data.shape and node is not None:  # x broadcast to the mask's shape
+            node.self_shape = x._data.shape
     out = make(np.where(mask._data, np.asarray(value, dtype=x.dtype.np), x._data), x.dtype, node)
     if node is not None:
         node.save("mask", mask)

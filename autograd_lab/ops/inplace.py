@@ -15,9 +15,9 @@ import numpy as np
 
 from .. import _messages as msg
 from .._dtype import from_numpy_dtype
-from ..node import SavedTensor, edge, new_node
+from ..node import SavedTensor, _strip, dense, edge, new_node
 from .common import STATE, Node, Tensor, sum_to
-from .indexing import _is_advanced, getitem, masked_fill
+from .indexing import _is_advanced, getitem, masked_fill, sequence_key
 from .record import make, needs_grad, node_for, record
 from .views import _np_key, clone, expand, view
 
@@ -32,27 +32,84 @@ def check_inplace(t: Tensor) -> None:
     if t._nograd_view:
         raise RuntimeError(msg.NO_GRAD_VIEW_INPLACE)
     base = t._base
-    if base is not None and base.grad_fn is None and base._rg:
+    fn = t.grad_fn
+    if base is not None and fn is not None and fn._n_outputs > 1:  # one of unbind's views
+        raise RuntimeError(msg.multi_view_inplace(t._output_nr, _strip(fn.name())))
+    if base is not None and base.grad_fn is None and (t._rg or base._rg):
+        # a view requires grad when its base does (even one made before), and the leaf base
+        # itself may not: ``x.t().requires_grad_()``
         raise RuntimeError(msg.VIEW_OF_LEAF_INPLACE)
     if t.grad_fn is None and t._rg:
         raise RuntimeError(msg.LEAF_INPLACE)
+
+
+def check_overlap(t: Tensor, others: tuple) -> None:
+    """torch's memory-overlap errors of an in-place kernel: the written-to tensor must not
+    repeat an element (an expanded view), and an input may share its memory only exactly."""
+    a = t._data
+    if not dense(a) and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape)):
+        raise RuntimeError(msg.INTERNAL_OVERLAP)
+    for o in others:
+        if isinstance(o, Tensor) and o._storage is t._storage and _partial_overlap(a, o._data):
+            raise RuntimeError(msg.PARTIAL_OVERLAP)
+
+
+def _partial_overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """torch's ``get_overlap_status(a, b) == PARTIAL``: two dense arrays whose memory ranges
+    meet without being the same elements in the same order (anything else is not checked)."""
+    if a.size == 0 or b.size == 0 or not dense(a) or not dense(b):
+        return False
+    pa, pb = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    if pa == pb and a.nbytes == b.nbytes:
+        return a.strides != b.strides
+    return pa < pb + b.nbytes and pb < pa + a.nbytes
+
+
+def check_broadcast_into(shape: tuple, other: tuple) -> None:
+    """torch's errors for an in-place op whose operand does not broadcast to ``shape``."""
+    if other == shape:
+        return
+    try:
+        b = np.broadcast_shapes(shape, other)
+    except ValueError:
+        raise msg.broadcast_error(shape, other) from None
+    if b != shape:
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                           f"{list(b)}")
 
 
 def write_into(t: Tensor, data: Any) -> None:
     """Copy ``data`` into ``t``'s buffer (broadcast, cast within its kind) with torch's
     errors; the caller bumps the version."""
     src = np.asarray(data)
-    if src.shape != t._data.shape:
-        shape = np.broadcast_shapes(src.shape, t._data.shape)
-        if shape != t._data.shape:
-            raise RuntimeError(f"output with shape {list(t._data.shape)} doesn't match the "
-                               f"broadcast shape {list(shape)}")
+    check_broadcast_into(t._data.shape, src.shape)
     if src.dtype != t._data.dtype and not np.can_cast(src.dtype, t._data.dtype, "same_kind"):
         raise RuntimeError(
             f"result type {msg.scalar_name(from_numpy_dtype(src.dtype))} can't be cast to the "
             f"desired output type {msg.scalar_name(t.dtype)}"
         )
     np.copyto(t._data, src, casting="unsafe")
+
+
+def regenerate_views(t: Tensor) -> None:
+    """After an in-place change of ``t`` (and of its history): every other view of the same
+    base made by a recorded op gets a new ``grad_fn``, ``AsStridedBackward0`` into the base's
+    -- torch regenerates a view's node once its base or another view of it was changed."""
+    base = t._base if t._base is not None else t
+    views = base.__dict__.get("_views")
+    if not views:
+        return
+    alive = []
+    for ref in views:
+        v = ref()
+        if v is None:
+            continue
+        alive.append(ref)
+        if v is not t and v.grad_fn is not None:
+            node = new_node(AsStridedBackward0, (edge(base),))
+            node.base_shape, node.view_fn = base._data.shape, v.__dict__["_view_fn"]
+            v.grad_fn, v._output_nr = node, 0
+    views[:] = alive
 
 
 def _adopt_saved_outputs(node: Node, res: Tensor, t: Tensor) -> None:
@@ -64,17 +121,26 @@ def _adopt_saved_outputs(node: Node, res: Tensor, t: Tensor) -> None:
 
 def _save_original(node: Node | None, t: Tensor) -> None:
     """A backward that needs ``t``'s value before the change gets a copy of it (torch saves
-    ``original_self`` as a clone), since ``t`` itself is about to be overwritten."""
+    ``original_self`` as a clone), since ``t`` itself is about to be overwritten. Only the
+    ``self`` operand: ``t`` saved as another operand (``v.mul_(v)``) stays ``t``, so its
+    version check fails in backward, as in torch."""
     if node is None:
         return
-    for k, sv in node._saved.items():
-        if type(sv) is SavedTensor and sv.tensor is t:
-            node._saved[k] = SavedTensor(clone(t), False)
+    sv = node._saved.get("self")
+    if type(sv) is SavedTensor and sv.tensor is t:
+        node._saved["self"] = SavedTensor(clone(t), False)
 
 
 def apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
     """Run ``compute(t)`` out of place, write the result into ``t``, rebase its history."""
+    _apply_inplace(t, compute, others)
+    regenerate_views(t)
+    return t
+
+
+def _apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], others: tuple) -> Tensor:
     check_inplace(t)
+    check_overlap(t, others)
     if not needs_grad(t, *others):
         res = compute(t.detach())
         write_into(t, res._data)
@@ -106,13 +172,17 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def backward(self, g: Any) -> tuple:
-        if isinstance(g, Tensor):
-            raise NotImplementedError(
-                "create_graph through an in-place change of a view is not supported"
-            )
+        fn = self.fn
+        if isinstance(g, Tensor):  # create_graph: the same steps as differentiable ops
+            grads = fn.apply([_take_region(g, self.view_fn)]) if fn is not None else (None,)
+            keep = np.ones(g._data.shape, dtype=g.dtype.np)
+            self.view_fn(keep)[...] = 0
+            gb = g * make(keep, g.dtype, None)
+            if grads[0] is not None:
+                gb = gb + _put_region(grads[0], self.view_fn, g._data.shape)
+            return (gb, *grads[1:])
         gb = np.array(g, copy=True)
         region = self.view_fn(gb)
-        fn = self.fn
         grads = fn.apply([np.array(region, copy=True)]) if fn is not None else (None,)
         region[...] = 0 if grads[0] is None else grads[0]
         return (gb, *grads[1:])
@@ -122,9 +192,38 @@ class AsStridedBackward0(Node):
     """A view whose base was changed in place: dbase = zeros with g in the view's region."""
 
     def backward(self, g: Any) -> Any:
+        if isinstance(g, Tensor):
+            return _put_region(g, self.view_fn, self.base_shape)
         z = np.zeros(self.base_shape, dtype=np.result_type(g))
         self.view_fn(z)[...] = g
         return z
+
+
+class AsStridedScatterBackward0(Node):
+    """y = zeros with r in a view's region;  dr = g's region"""
+
+    def backward(self, g: Any) -> Any:
+        if isinstance(g, Tensor):
+            return _take_region(g, self.view_fn)
+        return np.array(self.view_fn(g), copy=True)
+
+
+def _take_region(g: Tensor, view_fn: Callable) -> Tensor:
+    """The region of ``g`` a view covers, as a new differentiable tensor (create_graph)."""
+    out, node = record(AsStridedBackward0, np.array(view_fn(g._data), copy=True), g.dtype, g)
+    if node is not None:
+        node.base_shape, node.view_fn = g._data.shape, view_fn
+    return out
+
+
+def _put_region(r: Tensor, view_fn: Callable, shape: tuple) -> Tensor:
+    """Zeros of ``shape`` with ``r`` in a view's region, differentiable (create_graph)."""
+    z = np.zeros(shape, dtype=r.dtype.np)
+    view_fn(z)[...] = r._data
+    out, node = record(AsStridedScatterBackward0, z, r.dtype, r)
+    if node is not None:
+        node.view_fn = view_fn
+    return out
 
 
 def _inplace_on_view(t: Tensor, compute: Callable[[Tensor], Tensor]) -> Tensor:
@@ -167,6 +266,7 @@ class IndexPutBackward0(Node):
     """x[indices] = values:  dx = g with the written places zeroed,  dvalues = g[indices]"""
 
     saved_names = ("indices",)
+    freed_saved = ("indices",)
 
     def backward(self, g: Any) -> tuple:
         key = self._saved["indices"]
@@ -224,6 +324,11 @@ def _assign(x: Tensor, np_key: Any, value: Any) -> None:
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
     """``x[key] = value``: an in-place write, recorded when x or value requires grad."""
+    _setitem(x, sequence_key(key), value)
+    regenerate_views(x)
+
+
+def _setitem(x: Tensor, key: Any, value: Any) -> None:
     keys = key if isinstance(key, tuple) else (key,)
     advanced = any(_is_advanced(k) for k in keys)
     if not needs_grad(x, value):
@@ -242,9 +347,12 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         node.values_shape = value._data.shape if isinstance(value, Tensor) else ()
         x.grad_fn, x._rg, x._output_nr = node, True, 0
         return
+    slot = getitem(x, key, alias=False)  # the view the value is written into (or x itself)
+    if slot is x:
+        _copy_to(x, value)
+        return
     if x._base is None and x.grad_fn is None and x._rg:
         raise RuntimeError(msg.VIEW_OF_LEAF_INPLACE)
-    slot = getitem(x, key)  # the view the value is written into
     check_inplace(slot)
     _check_value_shape(value, slot._data.shape)
     if isinstance(value, Tensor) and value._data.shape != slot._data.shape:
@@ -262,6 +370,31 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
     x._vc[0] += 1
     base = slot._base if slot._base is not None else x
     _rebase_view(slot, base, fn, slot.__dict__.get("_view_fn") or (lambda a: a))
+
+
+def _copy_to(x: Tensor, value: Any) -> None:
+    """``x[key] = value`` for a key that selects all of ``x``: torch's ``copy_to`` -- ``copy_``
+    for a value of x's shape, ``fill_`` for a 0-d one (a number), else ``copy_`` of the value
+    viewed without its leading 1s and expanded."""
+    if not isinstance(value, Tensor):
+        _value(value, x)  # torch's TypeError for a value that is not a number
+        value = make(np.asarray(value, dtype=_number_dtype(value, x).np), _number_dtype(value, x),
+                     None)
+    if value._data.shape == x._data.shape:
+        copy_(x, value)
+    elif value._data.ndim == 0:
+        _constant_fill(x, value, FillBackward2)
+    else:
+        _check_value_shape(value, x._data.shape)
+        shape = value._data.shape
+        while len(shape) > x._data.ndim and shape[0] == 1:
+            shape = shape[1:]
+        copy_(x, expand(view(value, shape), x._data.shape))
+
+
+def _number_dtype(v: Any, x: Tensor) -> Any:
+    """The dtype torch wraps a Python number in for ``x[...] = v``: x's own."""
+    return x.dtype
 
 
 # ---- the in-place methods ----------------------------------------------------------------
@@ -312,6 +445,10 @@ def fill_(t: Tensor, value: Any) -> Tensor:
 def copy_(t: Tensor, src: Tensor) -> Tensor:
     """Copy ``src`` (broadcast, cast) into ``t``, in place."""
 
+    check_inplace(t)  # torch's order of checks: autograd's, overlap, then shapes
+    check_overlap(t, (src,))
+    check_broadcast_into(t._data.shape, np.shape(src._data if isinstance(src, Tensor) else src))
+
     def compute(x: Tensor) -> Tensor:
         data = np.broadcast_to(src._data if isinstance(src, Tensor) else src, x._data.shape)
         node = node_for(CopyBackwards, x, src)
@@ -324,4 +461,8 @@ def copy_(t: Tensor, src: Tensor) -> Tensor:
 
 def masked_fill_(x: Tensor, mask: Tensor, value: float) -> Tensor:
     """``masked_fill`` in place."""
+    if isinstance(mask, Tensor):
+        check_inplace(x)
+        check_overlap(x, (mask,))
+        check_broadcast_into(x._data.shape, mask._data.shape)
     return apply_inplace(x, lambda a: masked_fill(a, mask, value))

@@ -186,6 +186,9 @@ def _multi_view(x: Tensor, cls: type[Node], keys: list, dim_arg: Any, **saved: A
 
 def unbind(x: Tensor, dim: int = 0) -> tuple:
     """The slices along ``dim``, each a view."""
+    if x._data.ndim == 0:  # -1 and 0 name the one dim a 0-d tensor does not have
+        norm_dim(dim, 0)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = norm_dim(dim, x._data.ndim)
     keys = [(slice(None),) * d + (i, Ellipsis) for i in range(x._data.shape[d])]
     return _multi_view(x, UnbindBackward0, keys, dim, dim=d)

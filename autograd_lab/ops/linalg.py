@@ -198,7 +198,9 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if da == 2 and db == 1:
         return mv(a, b)
     if da == 1 and db == 2:
-        return squeeze(mm(unsqueeze(a, 0), b), 0, _cls=SqueezeBackward4)
+        out = squeeze(mm(unsqueeze(a, 0), b), 0, _cls=SqueezeBackward4)
+        out._vc[0] += 1  # torch squeezes in place (``squeeze_``): the result is at version 1
+        return out
     if da == 2 and db == 2:
         return mm(a, b)
     if _should_fold(a, b):

@@ -20,6 +20,7 @@ a Python float, or two tensors of one dtype -- with the general path's steps inl
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable
 
 import numpy as np
@@ -153,8 +154,15 @@ def record_view(x: Tensor, cls: type[Node], data: np.ndarray, fn: Callable,
     """The view ``data`` of ``x`` (``fn`` redoes it on x's array), recorded as a ``cls`` node
     that saves ``saved`` (and shows ``shown`` as its ``_saved_<name>`` values)."""
     node = node_for(cls, x)
-    if node is not None:
-        node._saved.update(saved)
-        if shown:
-            show_saved(node, **shown)
-    return view_output(x, data, node, fn)
+    if node is None:
+        return view_output(x, data, node, fn)
+    node._saved.update(saved)
+    if shown:
+        show_saved(node, **shown)
+    out = view_output(x, data, node, fn)
+    base = out._base  # remembered, so that an in-place change of the base regenerates its node
+    views = base.__dict__.get("_views")
+    if views is None:
+        views = base.__dict__["_views"] = []
+    views.append(weakref.ref(out))
+    return out

@@ -100,7 +100,7 @@ class MeanBackward0(Node):
         n, shape = self._saved["self_sym_numel"], self._saved["self_sym_sizes"]
         if isinstance(g, Tensor):  # torch's graph: grad.expand(sizes) / numel (DivBackward1)
             return div_scalar(c.expand(g, shape), n)
-        return c.expand(g / n, shape)
+        return c.expand(g, shape) / n  # a new array, as torch's (not a broadcast view)
 
 
 class MeanBackward1(Node):
@@ -115,7 +115,7 @@ class MeanBackward1(Node):
             g = c.reshape(g, _keepdim_shape(shape, dims))
         if isinstance(g, Tensor):
             return div_scalar(c.expand(g, shape), n)
-        return c.expand(g / n, shape)
+        return c.expand(g, shape) / n  # a new array, as torch's (not a broadcast view)
 
 
 def _need_float(x: Tensor, name: str, dt: DType | None) -> DType:
@@ -190,6 +190,7 @@ class MaxBackward1(Node):
     """y = max(x) over all elements;  the gradient is shared evenly among the maxima"""
 
     saved_names = ("self", "result")
+    grad_versions = (1,)  # torch's formula ends with in-place steps
 
     def backward(self, g: Any) -> Any:
         x, y = self.saved("self"), self.saved("result")
@@ -222,6 +223,7 @@ class MaxBackward0(Node):
     """(values, indices) = max(x, dim);  g goes to the selected index of each slice"""
 
     saved_names = ("dim", "keepdim", "self_sym_sizes", "indices")
+    grad_versions = (2,)  # torch's formula ends with in-place steps
 
     def backward(self, g: Any, g_indices: Any = None) -> Any:
         shape, d = self._saved["self_sym_sizes"], self._saved["dim"]

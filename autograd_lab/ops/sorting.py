@@ -34,6 +34,7 @@ class SortBackward0(Node):
     """values = sort(x, dim);  dx = zeros with g put back at the sorted positions"""
 
     saved_names = ("dim", "indices", "self_sym_sizes")
+    grad_versions = (2,)  # torch's formula ends with in-place steps
 
     def backward(self, g: Any, g_indices: Any = None) -> Any:
         shape, d = self._saved["self_sym_sizes"], self._saved["dim"]

@@ -68,6 +68,10 @@ class UnsafeViewBackward0(ViewBackward0):
     """y = reshape of a fresh copy;  dx = g.view(x.shape)"""
 
 
+class ReshapeAliasBackward0(ViewBackward0):
+    """y = reshape of a non-contiguous x that needs no copy;  dx = g.reshape(x.shape)"""
+
+
 def _infer_shape(shape: tuple, numel: int, op: str = "view") -> tuple:
     """``shape`` with its -1 worked out, checked against ``numel`` as torch does."""
     _check_ints(shape, op)
@@ -145,8 +149,12 @@ def reshape(x: Tensor, *shape: Any) -> Tensor:
     if len(shape) == 1 and isinstance(shape[0], str):
         _check_ints(shape, "reshape")
     shape = _infer_shape(_shape_arg(shape), x._data.size, "reshape")
-    if x._data.flags.c_contiguous or x._data.size <= 1 or _viewable(x._data, shape):
+    if x._data.flags.c_contiguous or x._data.size <= 1:
         return view(x, shape)
+    if _viewable(x._data, shape):  # torch's ``_reshape_alias``
+        data = np.reshape(x._data, shape)
+        return record_view(x, ReshapeAliasBackward0, data, lambda a: a.reshape(shape),
+                           self_sym_sizes=x._data.shape)
     # torch: a reshape that cannot be a view copies (CloneBackward0), then views the copy
     return unsafe_view(clone(x), shape)
 
@@ -196,7 +204,7 @@ class PermuteBackward0(Node):
     saved_names = ("dims",)
 
     def backward(self, g: Any) -> Any:
-        inv = tuple(np.argsort(self._saved["dims"]))
+        inv = tuple(int(i) for i in np.argsort(self._saved["dims"]))
         return g.permute(*inv) if isinstance(g, Tensor) else np.transpose(g, inv)
 
 
@@ -274,6 +282,10 @@ def T(x: Tensor) -> Tensor:  # noqa: N802
 
 def mT(x: Tensor) -> Tensor:  # noqa: N802
     """``x.mT``: the last two dims swapped (a batch of matrices transposed)."""
+    if x._data.ndim == 0:  # torch warns once per process and gives the tensor itself
+        warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the identity in "
+                  "these cases.", stacklevel=3)
+        return x
     if x._data.ndim < 2:
         raise RuntimeError(
             f"tensor.mT is only supported on matrices or batches of matrices. Got "
@@ -447,7 +459,7 @@ class FlipBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         dims = self._saved["dims"]
-        return g.flip(dims) if isinstance(g, Tensor) else np.flip(g, dims) if g.ndim else g
+        return g.flip(dims) if isinstance(g, Tensor) else np.flip(g, dims).copy() if g.ndim else g
 
 
 def flip(x: Tensor, dims: Any) -> Tensor:
