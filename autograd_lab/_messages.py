@@ -142,3 +142,43 @@ def broadcast_error(a: tuple, b: tuple) -> RuntimeError:
                 f"at non-singleton dimension {i}"
             )
     return RuntimeError(f"shapes {list(a)} and {list(b)} cannot be broadcast")
+
+
+# ---- argument checking of the elementwise ops ---------------------------------------------
+
+def must_be_tensor(op: str, x: Any, position: int = 2, name: str | None = None) -> TypeError:
+    """torch's error for a non-Tensor where only a Tensor fits: ``atan2(): argument 'other'
+    (position 2) must be Tensor, not float``."""
+    name = name or ("input" if position == 1 else "other")
+    return TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, not "
+                     f"{type(x).__name__}")
+
+
+TENSOR_TENSOR = "(Tensor input, Tensor other, *, Tensor out = None)"
+TENSOR_NUMBER = "(Tensor input, Number other, *, Tensor out = None)"
+NUMBER_TENSOR = "(Number self, Tensor other)"
+
+
+def invalid_arguments(op: str, got: tuple, *signatures: str) -> TypeError:
+    """torch's overload-resolution error: ``eq() received an invalid combination of
+    arguments - got (int, Tensor), but expected one of: ...``. ``got`` holds the arguments
+    (their type names are printed); a signature may carry its own "didn't match" line."""
+    names = ", ".join(type(a).__name__ for a in got)
+    lines = "".join(f" * {s}\n" for s in signatures)
+    return TypeError(f"{op}() received an invalid combination of arguments - got ({names}), "
+                     f"but expected one of:\n{lines}")
+
+
+def not_implemented_for(kernel: str, dt: Any) -> NotImplementedError:
+    """A CPU kernel that has no version for a dtype: ``"hypot_cpu" not implemented for
+    'Long'``."""
+    return NotImplementedError(f'"{kernel}" not implemented for \'{scalar_name(dt)}\'')
+
+
+def cannot_convert(type_name: str) -> RuntimeError:
+    """A Python number out of a dtype's range (``torch.full((2,), 1e40, dtype=torch.int64)``)."""
+    return RuntimeError(f"value cannot be converted to type {type_name} without overflow")
+
+
+ZERO_DIVISION = "ZeroDivisionError"  # integer division or modulo by zero
+INTEGRAL_ALPHA = "For integral input tensors, argument alpha must not be a floating point number."

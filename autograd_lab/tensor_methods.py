@@ -16,6 +16,7 @@ from .engine import backward as _engine_backward
 from .factories import _filled, device, tensor
 from .ops import activation as A
 from .ops import arithmetic as Ar
+from .ops import binary_functions as B
 from .ops import comparison as Cm
 from .ops import elementwise as E
 from .ops import indexing as Ix
@@ -283,6 +284,12 @@ METHODS: dict[str, Any] = {
     # autograd
     "backward": _backward,
 }
+# elementwise functions of one or two tensors, and roll (with their in-place forms)
+for _name, _fn in {"atan2": B.atan2, "arctan2": B.atan2, "hypot": B.hypot, "fmod": B.fmod,
+                   "frac": E.frac, "sgn": E.sgn, "nan_to_num": E.nan_to_num}.items():
+    METHODS[_name] = _fn
+    METHODS[_name + "_"] = _iop(_fn) if _fn in (B.atan2, B.hypot, B.fmod) else _iunary(_fn)
+METHODS["roll"] = X.roll
 
 # torch reads numpy's ``axis``/``keepdims`` as ``dim``/``keepdim``
 for _name in ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",

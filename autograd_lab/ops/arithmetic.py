@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _messages as msg
 from .._dtype import bool_, get_default_dtype
 from .._messages import broadcast_error
 from . import common as c
@@ -244,14 +245,14 @@ def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] = DivBackward2) -> T
             f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'"
         )
     a, b, dt = binary_args(x, y, "div")
+    if dt._cat != 2:
+        check_integer_divisor(b, dt)
     with np.errstate(all="ignore"):
         if dt._cat == 2:
-            q = np.true_divide(a, b)
-            data = np.floor(q) if mode == "floor" else np.trunc(q)
+            a, b = _as_float(a, dt), _as_float(b, dt)
+            data = c.broadcasting(floor_divide_float if mode == "floor" else _trunc_divide, a, b)
         else:
-            if np.any(np.asarray(b) == 0):
-                raise RuntimeError("ZeroDivisionError")
-            data = np.floor_divide(a, b) if mode == "floor" else np.trunc(a / b)
+            data = c.broadcasting(np.floor_divide if mode == "floor" else _trunc_int, a, b)
     if dt._cat != 2:
         node = None
     elif cls is DivBackward2:
@@ -263,7 +264,49 @@ def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] = DivBackward2) -> T
         _save_operand(node, "self", x, True)
         _save_operand(node, "other", y, True)
         node._saved["rounding_mode"] = mode
+        sx, sy = np.shape(a), np.shape(b)
+        if sx != data.shape or sy != data.shape:  # its zero gradients get their inputs' shapes
+            node.shapes = (sx if isinstance(x, Tensor) else (), sy if isinstance(y, Tensor) else ())
     return out
+
+
+def check_integer_divisor(b: Any, dt: Any) -> None:
+    """Integer division or modulo by zero: torch's error (floats give inf or nan)."""
+    if dt._cat == 1 and np.any(np.asarray(b) == 0):
+        raise RuntimeError(msg.ZERO_DIVISION)
+
+
+def _as_float(v: Any, dt: Any) -> Any:
+    """An integer operand of a floating-point op in the result's dtype."""
+    return v.astype(dt.np) if isinstance(v, np.ndarray) and v.dtype.kind in "biu" else v
+
+
+def _trunc_divide(a: Any, b: Any) -> Any:
+    return np.trunc(np.true_divide(a, b))
+
+
+def _trunc_int(a: Any, b: Any) -> Any:
+    """Integer division rounded toward zero (numpy's ``//`` rounds down)."""
+    q = np.floor_divide(a, b)
+    return q + ((q < 0) & (np.remainder(a, b) != 0))
+
+
+def floor_divide_float(a: Any, b: Any) -> Any:
+    """torch's floating-point floor division: through fmod, so that it agrees with
+    ``remainder`` (``1.5 // 0.1`` is 14, not 15; ``inf // 2`` is nan; ``1 // -inf`` is -1)."""
+    mod = np.fmod(a, b)
+    q = (a - mod) / b
+    q = q - ((mod != 0) & ((b < 0) != (mod < 0)))
+    fl = np.floor(q)
+    fl = fl + (q - fl > 0.5)
+    out = np.where(q != 0, fl, np.copysign(np.zeros_like(q), np.true_divide(a, b)))
+    return np.where(np.asarray(b) == 0, np.true_divide(a, b), out)
+
+
+def remainder_float(a: Any, b: Any) -> Any:
+    """torch's floating-point remainder: fmod, moved to the sign of the divisor."""
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod)
 
 
 def floor_divide(x: Any, y: Any) -> Tensor:
@@ -287,7 +330,11 @@ class RemainderBackward1(BinaryNode):
         gy = None
         if self.needs(1):
             x, y = self.saved("self"), self.saved("other")
-            q = (x / y).floor() if isinstance(x, Tensor) else np.floor(x / y)
+            if isinstance(x, Tensor):
+                q = (x / y).floor()
+            else:
+                with np.errstate(all="ignore"):
+                    q = floor_divide_float(x, y)
             gy = self.reduce(1, -g * q)
         return (self.reduce(0, g) if self.needs(0) else None, gy)
 
@@ -295,7 +342,14 @@ class RemainderBackward1(BinaryNode):
 def remainder(x: Any, y: Any) -> Tensor:
     """x - floor(x / y) * y (the sign of y, as Python's %)."""
     a, b, dt = binary_args(x, y, "remainder")
-    data = np.mod(a, b)
+    if dt._cat == 0:
+        raise msg.not_implemented_for("remainder_cpu", dt)
+    check_integer_divisor(b, dt)
+    with np.errstate(all="ignore"):
+        if dt._cat == 2:
+            data = c.broadcasting(remainder_float, _as_float(a, dt), _as_float(b, dt))
+        else:
+            data = c.broadcasting(np.remainder, a, b)
     if dt._cat != 2:
         return make(data, dt, None)
     if not isinstance(x, Tensor):
@@ -437,10 +491,11 @@ class MaximumBackward0(BinaryNode):
 
     def backward(self, g: Any) -> tuple:
         x, y = self.saved("self"), self.saved("other")
-        xwin = (x > y) if self._sign > 0 else (x < y)
+        # torch masks out the losing side only, so a nan (no side loses) passes g to both
+        xlose, ylose = ((x < y), (x > y)) if self._sign > 0 else ((x > y), (x < y))
         tie = (x == y) * 0.5
-        gx = self.reduce(0, g * (xwin + tie)) if self.needs(0) else None
-        gy = self.reduce(1, g * ((1 - xwin * 1.0) - tie)) if self.needs(1) else None
+        gx = self.reduce(0, g * ((1 - xlose * 1.0) - tie)) if self.needs(0) else None
+        gy = self.reduce(1, g * ((1 - ylose * 1.0) - tie)) if self.needs(1) else None
         return gx, gy
 
 
@@ -452,9 +507,7 @@ class MinimumBackward0(MaximumBackward0):
 
 def _minmax(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> Tensor:
     """The elementwise max or min of two tensors (numbers are refused, as in torch)."""
-    if not isinstance(y, Tensor) or not isinstance(x, Tensor):
-        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(y).__name__}")
+    c.tensor_pair(x, y, name)
     out, node = _binary(cls, fn, x, y, name)
     if node is not None:
         node.save("self", x)

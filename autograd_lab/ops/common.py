@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _dtype
 from .._dtype import dtype, get_default_dtype, int64
-from .._messages import broadcast_error  # noqa: F401  (for the ops)
+from .._messages import broadcast_error, must_be_tensor
 from .._saved_display import show_saved, shown_dim, shown_dims  # noqa: F401  (for the ops)
 from .._torch_names import as_builtin_error
 from ..grad_mode import STATE
@@ -26,6 +26,7 @@ from .summation import torch_sum
 
 __all__ = [
     "Node", "Tensor", "STATE", "BinaryNode", "binary_args", "broadcast_error", "expand",
+    "broadcast_shapes", "broadcasting", "tensor_pair",
     "norm_dim", "norm_dims", "reshape", "sum_to", "to_array", "unary_data",
 ]
 ndarray = np.ndarray
@@ -82,6 +83,11 @@ def operand_error(op: str, x: Any) -> OperandTypeError:
     )
 
 
+def is_number(x: Any) -> bool:
+    """A Python or numpy number (what torch's ``Number`` arguments accept)."""
+    return isinstance(x, (Number, np.bool_, np.number)) and not isinstance(x, Tensor)
+
+
 def _check_scalar(x: Any, op: str) -> None:
     if type(x) is not float and not isinstance(x, (Number, np.bool_, np.number)):
         raise operand_error(op, x)
@@ -124,11 +130,40 @@ def _with_scalar(d: dtype, s: Any) -> dtype:
     return d if d._cat == 2 else get_default_dtype()
 
 
+def broadcast_shapes(*shapes: tuple) -> tuple:
+    """The shape operands of ``shapes`` broadcast to, with torch's error: shapes are folded
+    left to right, so "tensor a" is the shape of the operands before "tensor b"."""
+    out = tuple(shapes[0])
+    for s in shapes[1:]:
+        if tuple(s) != out:
+            try:
+                out = np.broadcast_shapes(out, s)
+            except ValueError:
+                raise broadcast_error(out, s) from None
+    return out
+
+
+def broadcasting(fn: Any, a: Any, b: Any) -> Any:
+    """``fn(a, b)`` for numpy operands, with torch's error when their shapes don't broadcast."""
+    try:
+        return fn(a, b)
+    except ValueError:
+        broadcast_shapes(np.shape(a), np.shape(b))
+        raise
+
+
+def tensor_pair(x: Any, y: Any, op: str) -> None:
+    """Both operands of ``op`` must be Tensors (``torch.maximum(t, 2)`` is refused)."""
+    if not isinstance(x, Tensor):
+        raise must_be_tensor(op, x, 1)
+    if not isinstance(y, Tensor):
+        raise must_be_tensor(op, y, 2)
+
+
 def unary_data(x: Any, op: str) -> np.ndarray:
     """The array of ``op``'s tensor argument, with torch's error for anything else."""
     if not isinstance(x, Tensor):
-        raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(x).__name__}")
+        raise must_be_tensor(op, x, 1)
     return x._data
 
 

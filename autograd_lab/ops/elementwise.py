@@ -133,6 +133,77 @@ def sign(x: Tensor) -> Tensor:
     return record(SignBackward0, c.sign(data), x.dtype, x)[0]
 
 
+class SgnBackward0(Node):
+    """y = sgn(x) (for real x, sign(x));  dx = 0"""
+
+    saved_names = ("result", "self")
+
+    def backward(self, g: Any) -> Any:
+        return c.zeros_like_data(g)
+
+
+def sgn(x: Tensor) -> Tensor:
+    """sign(x) for real tensors (x / |x| for complex ones, which this engine has not)."""
+    data = unary_data(x, "sgn")
+    if x.dtype._cat == 0:
+        return make(data.copy(), x.dtype, None)
+    out, node = record(SgnBackward0, c.sign(data), x.dtype, x)
+    if node is not None:
+        node.save("self", x)
+        node.save_output("result", out)
+    return out
+
+
+class FracBackward0(Node):
+    """y = x - trunc(x);  dx = g"""
+
+    def backward(self, g: Any) -> Any:
+        return g
+
+
+def frac(x: Tensor) -> Tensor:
+    """The fractional part, x - trunc(x), with the sign of x (floating point only)."""
+    data = unary_data(x, "frac")
+    if x.dtype._cat != 2:
+        raise NotImplementedError(f"\"frac_cpu\" not implemented for '{scalar_name(x.dtype)}'")
+    with np.errstate(invalid="ignore"):
+        return record(FracBackward0, data - np.trunc(data), x.dtype, x)[0]
+
+
+class NanToNumBackward0(Node):
+    """y = x with nan, inf, -inf replaced by numbers;  dx = g where x is finite, else 0"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        x = self.saved("self")
+        finite = x.isfinite() if isinstance(x, Tensor) else np.isfinite(x)
+        return g * finite
+
+
+def nan_to_num(x: Tensor, nan: float | None = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> Tensor:
+    """x with nan -> ``nan`` (0), inf -> ``posinf`` and -inf -> ``neginf`` (default: the
+    dtype's largest and lowest finite values); integer and bool tensors are copied."""
+    data = unary_data(x, "nan_to_num")
+    for name, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        if v is not None and not c.is_number(v):
+            raise TypeError(f"nan_to_num(): argument '{name}' must be float, not "
+                            f"{type(v).__name__}")
+    if x.dtype._cat != 2:
+        return make(data.copy(), x.dtype, None)
+    info = np.finfo(data.dtype)
+    with np.errstate(over="ignore"):
+        fill = [data.dtype.type(d if v is None else v)
+                for v, d in ((nan, 0.0), (posinf, info.max), (neginf, info.min))]
+    out_data = np.where(np.isnan(data), fill[0],
+                        np.where(data == np.inf, fill[1], np.where(data == -np.inf, fill[2], data)))
+    out, node = record(NanToNumBackward0, out_data, x.dtype, x)
+    if node is not None:
+        node.save("self", x)
+    return out
+
+
 class ClampBackward1(Node):
     """y = clamp(x, min, max);  dx = g where min <= x <= max"""
 
@@ -166,10 +237,12 @@ def clamp(x: Tensor, min: float | None = None, max: float | None = None,  # noqa
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     data = unary_data(x, "clamp")
     out_data = data
+    # min(max(x, lo), hi) as torch computes it: x itself on a tie (so -0.0 stays), and a nan
+    # in x or in a bound gives nan
     if min is not None:
-        out_data = np.maximum(out_data, min)
+        out_data = np.where((out_data < min) | (min != min), min, out_data)
     if max is not None:
-        out_data = np.minimum(out_data, max)
+        out_data = np.where((out_data > max) | (max != max), max, out_data)
     dt = x.dtype
     for b in (min, max):
         if b is not None:
