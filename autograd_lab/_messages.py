@@ -157,16 +157,34 @@ def must_be_tensor(op: str, x: Any, position: int = 2, name: str | None = None) 
 TENSOR_TENSOR = "(Tensor input, Tensor other, *, Tensor out = None)"
 TENSOR_NUMBER = "(Tensor input, Number other, *, Tensor out = None)"
 NUMBER_TENSOR = "(Number self, Tensor other)"
+WHERE_SIGNATURES = ("(Tensor condition)",
+                    "(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)",
+                    "(Tensor condition, Number self, Tensor other)",
+                    "(Tensor condition, Tensor input, Number other)",
+                    "(Tensor condition, Number self, Number other)")
+
+
+def _fits(kind: str, v: Any) -> bool:
+    if kind == "Tensor":
+        return type(v).__name__ in ("Tensor", "Parameter")
+    return kind == "Number" and isinstance(v, (bool, int, float))
 
 
 def invalid_arguments(op: str, got: tuple, *signatures: str) -> TypeError:
     """torch's overload-resolution error: ``eq() received an invalid combination of
-    arguments - got (int, Tensor), but expected one of: ...``. ``got`` holds the arguments
-    (their type names are printed); a signature may carry its own "didn't match" line."""
-    names = ", ".join(type(a).__name__ for a in got)
-    lines = "".join(f" * {s}\n" for s in signatures)
-    return TypeError(f"{op}() received an invalid combination of arguments - got ({names}), "
-                     f"but expected one of:\n{lines}")
+    arguments - got (int, Tensor), but expected one of: ...``. ``got`` holds the arguments;
+    a signature without ``out`` that takes as many arguments says which ones did not fit."""
+    names = [type(a).__name__ for a in got]
+    lines = ""
+    for sig in signatures:
+        lines += f" * {sig}\n"
+        kinds = [p.split()[0] for p in sig.strip("()").split(", ") if p != "*"]
+        if "out = None" not in sig and len(kinds) == len(got):
+            marked = [n if _fits(k, v) else f"!{n}!" for k, v, n in zip(kinds, got, names)]
+            lines += ("      didn't match because some of the arguments have invalid types: "
+                      f"({', '.join(marked)})\n")
+    return TypeError(f"{op}() received an invalid combination of arguments - got "
+                     f"({', '.join(names)}), but expected one of:\n{lines}")
 
 
 def not_implemented_for(kernel: str, dt: Any) -> NotImplementedError:

@@ -128,6 +128,18 @@ def _iunary(fn: Any) -> Any:
     return method
 
 
+def _clamp_(fn: Any) -> Any:
+    """The in-place method of a clamp op, with torch's check of number bounds first."""
+    inner = _iunary(fn)
+
+    def method(self: Tensor, *bounds: Any, **kw: Any) -> Tensor:
+        E.check_clamp_inplace(self, *bounds, *kw.values())
+        return inner(self, *bounds, **kw)
+
+    method.__name__ = inner.__name__
+    return method
+
+
 def _scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
               reduce: str | None = None) -> Tensor:
     s = value if src is None else src
@@ -233,8 +245,9 @@ METHODS: dict[str, Any] = {
     "exp": E.exp, "log": E.log, "log2": E.log2, "log1p": E.log1p, "expm1": E.expm1,
     "sin": E.sin, "cos": E.cos, "tan": E.tan, "tanh": E.tanh, "sigmoid": E.sigmoid,
     "relu": E.relu, "abs": E.abs, "sqrt": E.sqrt, "rsqrt": E.rsqrt, "reciprocal": E.reciprocal,
-    "sign": E.sign, "square": E.square, "clamp": E.clamp, "clip": E.clamp,
-    "clamp_min": E.clamp_min, "clamp_max": E.clamp_max, "exp2": E.exp2, "log10": E.log10,
+    "sign": E.sign, "square": E.square, "clamp": E.clamp_method("clamp"),
+    "clip": E.clamp_method("clamp"), "clamp_min": E.clamp_method("clamp_min"),
+    "clamp_max": E.clamp_method("clamp_max"), "exp2": E.exp2, "log10": E.log10,
     "sinh": E.sinh, "cosh": E.cosh, "asin": E.asin, "acos": E.acos, "atan": E.atan,
     "arcsin": E.asin, "arccos": E.acos, "arctan": E.atan, "erf": A.erf,
     "floor": E.floor, "ceil": E.ceil, "round": E.round, "trunc": E.trunc, "fix": E.trunc,
@@ -273,9 +286,9 @@ METHODS: dict[str, Any] = {
     "neg_": _iunary(E.neg), "exp_": _iunary(E.exp), "log_": _iunary(E.log),
     "sin_": _iunary(E.sin), "cos_": _iunary(E.cos), "tanh_": _iunary(E.tanh),
     "sigmoid_": _iunary(E.sigmoid), "relu_": _iunary(E.relu), "abs_": _iunary(E.abs),
-    "sqrt_": _iunary(E.sqrt), "square_": _iunary(E.square), "clamp_": _iunary(E.clamp),
-    "clip_": _iunary(E.clamp), "clamp_min_": _iunary(E.clamp_min),
-    "clamp_max_": _iunary(E.clamp_max), "floor_": _iunary(E.floor), "ceil_": _iunary(E.ceil),
+    "sqrt_": _iunary(E.sqrt), "square_": _iunary(E.square), "clamp_": _clamp_(E.clamp),
+    "clip_": _clamp_(E.clamp), "clamp_min_": _clamp_(E.clamp_min),
+    "clamp_max_": _clamp_(E.clamp_max), "floor_": _iunary(E.floor), "ceil_": _iunary(E.ceil),
     "round_": _iunary(E.round), "trunc_": _iunary(E.trunc), "tril_": _iunary(X.tril),
     "triu_": _iunary(X.triu), "cumsum_": _iunary(X.cumsum), "scatter_": _scatter_,
     "scatter_add_": _scatter_add_, "masked_fill_": I.masked_fill_,

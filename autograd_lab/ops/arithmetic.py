@@ -238,13 +238,14 @@ RemainderScalarSelfBackward = type("NotImplemented", (NotImplementedBackward,),
                                    {"op": "remainder", "__module__": __name__})
 
 
-def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] = DivBackward2) -> Tensor:
+def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] = DivBackward2,
+                 name: str = "div") -> Tensor:
     """x / y rounded toward zero ("trunc") or down ("floor"); integers stay integers."""
     if mode not in ("trunc", "floor"):
         raise RuntimeError(
             f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'"
         )
-    a, b, dt = binary_args(x, y, "div")
+    a, b, dt = binary_args(x, y, name)
     if dt._cat != 2:
         check_integer_divisor(b, dt)
     with np.errstate(all="ignore"):
@@ -311,7 +312,7 @@ def remainder_float(a: Any, b: Any) -> Any:
 
 def floor_divide(x: Any, y: Any) -> Tensor:
     """floor(x / y); torch defines no derivative for it."""
-    return _div_rounded(x, y, "floor", FloorDivideBackward)
+    return _div_rounded(x, y, "floor", FloorDivideBackward, "floor_divide")
 
 
 class RemainderBackward0(Node):

@@ -16,7 +16,14 @@ import numpy as np
 
 from .. import _dtype
 from .._dtype import dtype, get_default_dtype, int64
-from .._messages import broadcast_error, must_be_tensor
+from .._messages import (
+    NUMBER_TENSOR,
+    TENSOR_NUMBER,
+    TENSOR_TENSOR,
+    broadcast_error,
+    invalid_arguments,
+    must_be_tensor,
+)
 from .._saved_display import show_saved, shown_dim, shown_dims  # noqa: F401  (for the ops)
 from .._torch_names import as_builtin_error
 from ..grad_mode import STATE
@@ -68,8 +75,17 @@ class OperandTypeError(TypeError):
 as_builtin_error(OperandTypeError, "TypeError")  # as torch names it
 
 
-def operand_error(op: str, x: Any) -> OperandTypeError:
-    """torch's error for an operand ``x`` of ``op`` that is neither a Tensor nor a number."""
+_SIGNATURES = {  # ops whose bad operand torch reports as a failed overload resolution
+    "remainder": (TENSOR_TENSOR, NUMBER_TENSOR, TENSOR_NUMBER),
+    "floor_divide": (TENSOR_TENSOR, "(Tensor input, Number other)"),
+}
+
+
+def operand_error(op: str, x: Any, first: Any = None) -> OperandTypeError:
+    """torch's error for an operand ``x`` of ``op`` (after ``first``) that is neither a
+    Tensor nor a number."""
+    if op in _SIGNATURES and first is not None:
+        return OperandTypeError(str(invalid_arguments(op, (first, x), *_SIGNATURES[op])))
     if op == "pow":
         return OperandTypeError(
             f"pow() received an invalid combination of arguments - got (Tensor, "
@@ -88,9 +104,9 @@ def is_number(x: Any) -> bool:
     return isinstance(x, (Number, np.bool_, np.number)) and not isinstance(x, Tensor)
 
 
-def _check_scalar(x: Any, op: str) -> None:
+def _check_scalar(x: Any, op: str, first: Any = None) -> None:
     if type(x) is not float and not isinstance(x, (Number, np.bool_, np.number)):
-        raise operand_error(op, x)
+        raise operand_error(op, x, first)
 
 
 def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]:
@@ -99,7 +115,7 @@ def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]
         if isinstance(y, Tensor):
             dt = x.dtype if x.dtype is y.dtype else result_type(x, y)
             return x._data, y._data, dt
-        _check_scalar(y, op)
+        _check_scalar(y, op, x)
         dt = _with_scalar(x.dtype, y)
         return x._data, _wrap_int(y, dt) if type(y) is int else y, dt
     _check_scalar(x, op)

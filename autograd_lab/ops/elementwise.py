@@ -6,10 +6,11 @@ from typing import Any
 
 import numpy as np
 
+from .. import _messages as msg
 from .._messages import scalar_name
 from . import common as c
 from .arithmetic import _save_operand, mul, mul_scalar, pow_scalar
-from .common import Node, Tensor, _with_scalar, float_dtype, sum_to, unary_data
+from .common import Node, Tensor, float_dtype, sum_to, unary_data
 from .comparison import _shape
 from .record import make, node_for, record
 
@@ -228,30 +229,85 @@ class ClampMaxBackward0(ClampBackward1):
     """y = min(x, max);  dx = g where x <= max"""
 
 
+_CLAMP_NAMES: dict[type[Node], str] = {}  # node class -> the op's name (filled below)
+
+
 def clamp(x: Tensor, min: float | None = None, max: float | None = None,  # noqa: A002
           *, _cls: type[Node] = ClampBackward1) -> Tensor:
     """x limited to [min, max] (either bound may be None)."""
+    name = _CLAMP_NAMES[_cls]
+    check_clamp_args(name, x, (min, max))
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return clamp_tensor(x, min, max)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    data = unary_data(x, "clamp")
-    out_data = data
-    # min(max(x, lo), hi) as torch computes it: x itself on a tie (so -0.0 stays), and a nan
-    # in x or in a bound gives nan
-    if min is not None:
-        out_data = np.where((out_data < min) | (min != min), min, out_data)
-    if max is not None:
-        out_data = np.where((out_data > max) | (max != max), max, out_data)
-    dt = x.dtype
-    for b in (min, max):
-        if b is not None:
-            dt = _with_scalar(dt, b) if dt._cat < 2 else dt
-    out, node = record(_cls, out_data, dt, x)
+    dt = clamp_dtype(x, min, max)
+    if dt._cat == 0:  # the kernel is named by the bounds given
+        kernel = "clamp" if min is not None and max is not None else \
+            "clamp_min" if min is not None else "clamp_max"
+        raise msg.not_implemented_for(f"{kernel}_scalar_cpu", dt)
+    out, node = record(_cls, _clamp_data(x._data, min, max), dt, x)
     if node is not None:
         node.save("self", x)
         node._saved["min"], node._saved["max"] = min, max
     return out
+
+
+def _clamp_data(data: np.ndarray, lo: Any, hi: Any) -> np.ndarray:
+    """min(max(x, lo), hi) as torch computes it: x itself on a tie (so -0.0 stays), and a nan
+    in x or in a bound gives nan."""
+    if lo is not None:
+        data = np.where((data < lo) | (lo != lo), lo, data)
+    if hi is not None:
+        data = np.where((data > hi) | (hi != hi), hi, data)
+    return data
+
+
+def clamp_dtype(x: Tensor, *bounds: Any) -> Any:
+    """The result dtype of clamping ``x`` (numbers never widen a float tensor)."""
+    return c.result_type(x, *(b for b in bounds if b is not None))
+
+
+_CLAMP_SIGNATURES = {"clamp": ("Tensor min = None, Tensor max = None",
+                               "Number min = None, Number max = None"),
+                     "clamp_min": ("Tensor min", "Number min"),
+                     "clamp_max": ("Tensor max", "Number max")}
+
+
+def check_clamp_args(name: str, x: Any, bounds: tuple, method: bool = False) -> None:
+    """torch's overload error for clamp arguments of the wrong types."""
+    if isinstance(x, Tensor) and all(b is None or isinstance(b, Tensor) or c.is_number(b)
+                                     for b in bounds):
+        return
+    given = tuple(b for b in bounds if b is not None)
+    if method:
+        raise msg.invalid_arguments(name, given, *(f"({p})" for p in _CLAMP_SIGNATURES[name]))
+    raise msg.invalid_arguments(name, (x, *given), *(f"(Tensor input, {p}, *, Tensor out = None)"
+                                                     for p in _CLAMP_SIGNATURES[name]))
+
+
+def check_clamp_inplace(x: Tensor, *bounds: Any) -> None:
+    """``clamp_`` refuses number bounds whose type ``x`` cannot hold, naming the C++ type
+    (tensor bounds are refused where the result is written, with torch's other text)."""
+    if any(isinstance(b, Tensor) for b in bounds):
+        return
+    dt = clamp_dtype(x, *bounds)
+    if dt._cat > x.dtype._cat:
+        raise RuntimeError(f"result type {scalar_name(dt)} can't be cast to the desired output "
+                           f"type {msg.cpp_name(x.dtype)}")
+
+
+def clamp_method(name: str) -> Any:
+    """The Tensor method ``name`` (``clamp``, ``clamp_min``, ``clamp_max``), whose type errors
+    list the method's signatures."""
+    fn = {"clamp": clamp, "clamp_min": clamp_min, "clamp_max": clamp_max}[name]
+
+    def method(self: Tensor, *bounds: Any, **kw: Any) -> Tensor:
+        check_clamp_args(name, self, bounds + tuple(kw.values()), method=True)
+        return fn(self, *bounds, **kw)
+
+    method.__name__ = name
+    return method
 
 
 def clamp_min(x: Tensor, min: float) -> Tensor:  # noqa: A002
@@ -264,8 +320,13 @@ def clamp_max(x: Tensor, max: float) -> Tensor:  # noqa: A002
     return clamp(x, None, max, _cls=ClampMaxBackward0)
 
 
+_CLAMP_NAMES.update({ClampBackward1: "clamp", ClampMinBackward0: "clamp_min",
+                     ClampMaxBackward0: "clamp_max"})
+
+
 def square(x: Tensor) -> Tensor:
     """x * x."""
+    unary_data(x, "square")
     return pow_scalar(x, 2)
 
 
@@ -370,12 +431,10 @@ class ClampBackward0(Node):
 
 def clamp_tensor(x: Tensor, lo: Any, hi: Any) -> Tensor:
     """``clamp`` with tensor bounds (each bound gets a gradient too)."""
-    data = x._data
-    if lo is not None:
-        data = np.maximum(data, c.to_array(lo))
-    if hi is not None:
-        data = np.minimum(data, c.to_array(hi))
-    out, node = record(ClampBackward0, data, x.dtype, x, lo, hi)
+    dt = clamp_dtype(x, lo, hi)
+    arrays = [c.to_array(v) for v in (x, lo, hi)]
+    c.broadcast_shapes(*(np.shape(a) for a in arrays if a is not None))
+    out, node = record(ClampBackward0, _clamp_data(*arrays), dt, x, lo, hi)
     if node is not None:
         node.shapes = (x._data.shape, _shape(lo), _shape(hi))
         node.save("self", x)
