@@ -178,9 +178,11 @@ def invalid_arguments(op: str, got: tuple, *signatures: str) -> TypeError:
     lines = ""
     for sig in signatures:
         lines += f" * {sig}\n"
-        kinds = [p.split()[0] for p in sig.strip("()").split(", ") if p != "*"]
-        if "out = None" not in sig and len(kinds) == len(got):
-            marked = [n if _fits(k, v) else f"!{n}!" for k, v, n in zip(kinds, got, names)]
+        params = [p for p in sig.strip("()").split(", ") if p != "*"]
+        if "out = None" not in sig and len(params) == len(got):
+            # torch marks every argument given for an optional parameter
+            marked = [n if _fits(p.split()[0], v) and "= None" not in p else f"!{n}!"
+                      for p, v, n in zip(params, got, names)]
             lines += ("      didn't match because some of the arguments have invalid types: "
                       f"({', '.join(marked)})\n")
     return TypeError(f"{op}() received an invalid combination of arguments - got "

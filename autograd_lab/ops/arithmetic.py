@@ -61,8 +61,21 @@ class AddBackward0(BinaryNode):
                 self.reduce(1, g if alpha == 1 else g * alpha) if self.needs(1) else None)
 
 
+def _check_alpha(op: str, x: Any, y: Any, alpha: Any) -> None:
+    """torch's checks of ``alpha`` against the result dtype of ``x`` and ``y``."""
+    if not c.is_number(alpha):
+        raise TypeError(f"{op}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
+    dt = c.result_type(x, y)
+    if isinstance(alpha, (bool, np.bool_)) and dt is not bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if dt._cat < 2 and isinstance(alpha, (float, np.floating)):
+        raise RuntimeError(msg.INTEGRAL_ALPHA)
+
+
 def add(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
     """x + alpha * y."""
+    if type(alpha) is not int or alpha != 1:
+        _check_alpha("add", x, y, alpha)
     if alpha == 1:
         out, node = _binary(AddBackward0, operator.add, x, y, "add")
     else:
@@ -101,6 +114,8 @@ def _bool_sub_error(x: Any, y: Any) -> RuntimeError:
 
 def sub(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
     """x - alpha * y."""
+    if type(alpha) is not int or alpha != 1:
+        _check_alpha("sub", x, y, alpha)
     if _is_bool(x) or _is_bool(y):
         raise _bool_sub_error(x, y)
     if alpha == 1:
@@ -135,6 +150,8 @@ class RsubBackward0(BinaryNode):
 
 def rsub(x: Tensor, other: Any, *, alpha: float = 1) -> Tensor:
     """``other - alpha * x`` (``1 - x`` is ``rsub(x, 1)``)."""
+    if type(alpha) is not int or alpha != 1:
+        _check_alpha("rsub", x, other, alpha)
     if _is_bool(x) or _is_bool(other):
         raise _bool_sub_error(x, other)
     if isinstance(other, Tensor):

@@ -236,7 +236,7 @@ def clamp(x: Tensor, min: float | None = None, max: float | None = None,  # noqa
           *, _cls: type[Node] = ClampBackward1) -> Tensor:
     """x limited to [min, max] (either bound may be None)."""
     name = _CLAMP_NAMES[_cls]
-    check_clamp_args(name, x, (min, max))
+    min, max = clamp_bounds(name, x, (min, max))  # noqa: A001
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return clamp_tensor(x, min, max)
     if min is None and max is None:
@@ -274,12 +274,16 @@ _CLAMP_SIGNATURES = {"clamp": ("Tensor min = None, Tensor max = None",
                      "clamp_max": ("Tensor max", "Number max")}
 
 
-def check_clamp_args(name: str, x: Any, bounds: tuple, method: bool = False) -> None:
-    """torch's overload error for clamp arguments of the wrong types."""
-    if isinstance(x, Tensor) and all(b is None or isinstance(b, Tensor) or c.is_number(b)
-                                     for b in bounds):
-        return
+def clamp_bounds(name: str, x: Any, bounds: tuple, method: bool = False) -> tuple:
+    """The bounds as torch reads them: all Tensors or all numbers (a 0-d tensor that needs
+    no gradient reads as a number); torch's overload error for anything else."""
     given = tuple(b for b in bounds if b is not None)
+    tensors = [b for b in given if isinstance(b, Tensor)]
+    if isinstance(x, Tensor) and all(isinstance(b, Tensor) or c.is_number(b) for b in given):
+        if len(tensors) in (0, len(given)):
+            return bounds
+        if all(t._data.ndim == 0 and not t._rg for t in tensors):
+            return tuple(b.item() if isinstance(b, Tensor) else b for b in bounds)
     if method:
         raise msg.invalid_arguments(name, given, *(f"({p})" for p in _CLAMP_SIGNATURES[name]))
     raise msg.invalid_arguments(name, (x, *given), *(f"(Tensor input, {p}, *, Tensor out = None)"
@@ -303,7 +307,7 @@ def clamp_method(name: str) -> Any:
     fn = {"clamp": clamp, "clamp_min": clamp_min, "clamp_max": clamp_max}[name]
 
     def method(self: Tensor, *bounds: Any, **kw: Any) -> Tensor:
-        check_clamp_args(name, self, bounds + tuple(kw.values()), method=True)
+        clamp_bounds(name, self, bounds + tuple(kw.values()), method=True)
         return fn(self, *bounds, **kw)
 
     method.__name__ = name

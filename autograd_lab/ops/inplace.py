@@ -14,7 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _messages as msg
-from .._dtype import from_numpy_dtype
+from .._dtype import check_fill, from_numpy_dtype
 from ..node import SavedTensor, edge, new_node
 from .common import STATE, Node, Tensor, sum_to
 from .indexing import _is_advanced, getitem, masked_fill
@@ -306,6 +306,8 @@ def zero_(t: Tensor) -> Tensor:
 
 def fill_(t: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place."""
+    if not isinstance(value, Tensor):
+        check_fill(value, t.dtype)
     return _constant_fill(t, value, FillBackward2)
 
 
@@ -324,4 +326,4 @@ def copy_(t: Tensor, src: Tensor) -> Tensor:
 
 def masked_fill_(x: Tensor, mask: Tensor, value: float) -> Tensor:
     """``masked_fill`` in place."""
-    return apply_inplace(x, lambda a: masked_fill(a, mask, value))
+    return apply_inplace(x, lambda a: masked_fill(a, mask, value, _inplace=True))

@@ -231,4 +231,5 @@ def roll(x: Tensor, shifts: Any, dims: Any = ()) -> Tensor:
     node = node_for(RollBackward0, x)
     if node is not None:
         node._saved.update(shifts=sh, dims=dm)
+        c.show_saved(node, shifts=c.shown_dims(sh), dims=c.shown_dims(dm))
     return make(_roll_data(data, sh, axes), x.dtype, node)
