@@ -202,3 +202,7 @@ def cannot_convert(type_name: str) -> RuntimeError:
 
 ZERO_DIVISION = "ZeroDivisionError"  # integer division or modulo by zero
 INTEGRAL_ALPHA = "For integral input tensors, argument alpha must not be a floating point number."
+BOOL_NEGATION = (
+    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert "
+    "a mask, use the `~` or `logical_not()` operator instead."
+)

@@ -28,7 +28,7 @@ from .ops import reductions as R
 from .ops import softmax_family as Sm
 from .ops import sorting as S
 from .ops import views as V
-from .ops.common import OperandTypeError, numpy_aliases
+from .ops.common import OperandTypeError, check_inplace_operands, numpy_aliases
 from .ops.record import make
 from .tensor import Tensor
 
@@ -108,11 +108,21 @@ def _operator(fn: Any) -> Any:
 
 # ---- in-place variants ----------------------------------------------------------------------
 
+_FLOAT_RESULT = (Ar.div, B.atan2)  # ops whose integer operands give a float result
+
+
 def _iop(fn: Any) -> Any:
     """The in-place method of a binary op (``add`` -> ``add_``)."""
 
+    float_result = fn in _FLOAT_RESULT
+
     def method(self: Tensor, other: Any, **kw: Any) -> Tensor:
-        return I.apply_inplace(self, lambda x: fn(x, other, **kw), other)
+        def compute(x: Tensor) -> Tensor:
+            if fn is not Ar.sub or not (Ar._is_bool(self) or Ar._is_bool(other)):
+                check_inplace_operands(self, other, float_result and "rounding_mode" not in kw)
+            return fn(x, other, **kw)
+
+        return I.apply_inplace(self, compute, other)
 
     method.__name__ = fn.__name__ + "_"
     return method
@@ -303,6 +313,14 @@ for _name, _fn in {"atan2": B.atan2, "arctan2": B.atan2, "hypot": B.hypot, "fmod
     METHODS[_name] = _fn
     METHODS[_name + "_"] = _iop(_fn) if _fn in (B.atan2, B.hypot, B.fmod) else _iunary(_fn)
 METHODS["roll"] = X.roll
+for _name in ("reciprocal", "rsqrt", "log1p", "expm1", "sign", "exp2", "log2", "log10", "sinh",
+              "cosh", "asin", "acos", "atan", "tan", "arcsin", "arccos", "arctan", "fix", "erf"):
+    METHODS[_name + "_"] = _iunary(METHODS[_name])
+for _name in ("remainder", "floor_divide"):
+    METHODS[_name + "_"] = _iop(METHODS[_name])
+for _name, _fn in (("ifloordiv", Ar.floor_divide), ("imod", Ar.remainder),
+                   ("iand", Cm.bitwise_and), ("ior", Cm.bitwise_or), ("ixor", Cm.bitwise_xor)):
+    METHODS[f"__{_name}__"] = _operator(_iop(_fn))
 
 # torch reads numpy's ``axis``/``keepdims`` as ``dim``/``keepdim``
 for _name in ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",

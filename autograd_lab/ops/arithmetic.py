@@ -101,7 +101,7 @@ def _is_bool(v: Any) -> bool:
 
 
 def _bool_sub_error(x: Any, y: Any) -> RuntimeError:
-    if isinstance(x, Tensor) and isinstance(y, Tensor) and _is_bool(x) and _is_bool(y):
+    if _is_bool(x) and _is_bool(y):  # a Python bool counts as a bool tensor
         return RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
             "or `logical_xor()` operator instead."
@@ -263,6 +263,8 @@ def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] = DivBackward2,
             f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'"
         )
     a, b, dt = binary_args(x, y, name)
+    if dt._cat == 0:
+        raise msg.not_implemented_for(f"div_{mode}_cpu", dt)
     if dt._cat != 2:
         check_integer_divisor(b, dt)
     with np.errstate(all="ignore"):
@@ -351,8 +353,8 @@ class RemainderBackward1(BinaryNode):
             if isinstance(x, Tensor):
                 q = (x / y).floor()
             else:
-                with np.errstate(all="ignore"):
-                    q = floor_divide_float(x, y)
+                with np.errstate(all="ignore"):  # in the result's dtype, as torch divides
+                    q = floor_divide_float(*(c.cast(v, self.out_dtype) for v in (x, y)))
             gy = self.reduce(1, -g * q)
         return (self.reduce(0, g) if self.needs(0) else None, gy)
 
@@ -380,6 +382,7 @@ def remainder(x: Any, y: Any) -> Tensor:
             node.shapes = (x._data.shape, y._data.shape)
         if x.dtype is not dt or y.dtype is not dt:
             node.casts = (x.dtype, y.dtype)
+        node.out_dtype = dt
         node.save("self", x)
         node.save("other", y)
     return out
@@ -401,6 +404,8 @@ class PowBackward1(BinaryNode):
 
     def backward(self, g: Any) -> tuple:
         x, y = self.saved("self"), self.saved("exponent")
+        if self.needs(0) and getattr(y, "dtype", None) in (bool_, np.bool_):
+            raise _bool_sub_error(x, y)  # torch's formula computes exponent - 1
         if self.casts is not None:  # compute in the result's dtype, as torch does
             x, y = c.cast(x, self.out_dtype), c.cast(y, self.out_dtype)
         gx = gy = None
@@ -433,7 +438,10 @@ def pow(x: Any, y: Any) -> Tensor:  # noqa: A001
         return pow_scalar(x, y)
     if not isinstance(x, Tensor):  # number ** tensor
         a, b, dt = binary_args(x, y, "pow")
-        out, node = record(PowBackward2, np.power(a, b if dt._cat < 2 else b.astype(dt.np)), dt, y)
+        if dt._cat == 0:
+            raise msg.not_implemented_for("pow", dt)
+        out, node = record(PowBackward2, _power(a, b) if dt._cat < 2 else
+                           np.power(a, b.astype(dt.np)), dt, y)
         if node is not None:
             node._saved["self"] = x
             node.save("exponent", y)
@@ -491,7 +499,7 @@ def pow_scalar(x: Tensor, p: float) -> Tensor:
     data = unary_data(x, "pow")
     c._check_scalar(p, "pow")
     dt = _with_scalar(x.dtype, p)
-    if x.dtype._cat == 1 and isinstance(p, int) and p < 0:
+    if x.dtype._cat <= 1 and isinstance(p, int) and not isinstance(p, bool) and p < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     out, node = record(
         PowBackward0, _pow_data(data, p) if data.dtype is _F32 else np.power(data, p), dt, x)

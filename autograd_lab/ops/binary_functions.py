@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .. import _messages as msg
-from .._dtype import get_default_dtype
+from .._dtype import bool_, get_default_dtype
 from . import common as c
 from .arithmetic import _binary, check_integer_divisor, div
 from .common import BinaryNode, Node, Tensor, tensor_pair
@@ -47,6 +47,8 @@ class Atan2Backward0(BinaryNode):
         else:
             with np.errstate(divide="ignore"):
                 recip = np.where(denom == 0, denom.dtype.type(0), np.reciprocal(denom))
+        if self.needs(1) and getattr(x, "dtype", None) in (bool_, np.bool_):
+            raise RuntimeError(msg.BOOL_NEGATION)  # torch's formula negates x
         gx = self.reduce(0, g * y * recip) if self.needs(0) else None
         gy = self.reduce(1, g * -x * recip) if self.needs(1) else None
         return gx, gy
@@ -113,8 +115,8 @@ class FmodBackward1(BinaryNode):
             if isinstance(x, Tensor) or isinstance(y, Tensor):
                 q = div(x, y, rounding_mode="trunc")
             else:
-                with np.errstate(all="ignore"):
-                    q = np.trunc(x / y)
+                with np.errstate(all="ignore"):  # in the result's dtype, as torch divides
+                    q = np.trunc(c.cast(x, self.out_dtype) / c.cast(y, self.out_dtype))
             gy = self.reduce(1, -g * q)
         return (self.reduce(0, g) if self.needs(0) else None), gy
 
@@ -134,6 +136,7 @@ def fmod(x: Tensor, y: Any) -> Tensor:
     with np.errstate(all="ignore"):
         out, node = _binary(FmodBackward1, np.fmod, x, y, "fmod")
     if node is not None:
+        node.out_dtype = dt
         node.save("self", x)
         node.save("other", y)
     return out

@@ -23,6 +23,7 @@ from .._messages import (
     broadcast_error,
     invalid_arguments,
     must_be_tensor,
+    scalar_name,
 )
 from .._saved_display import show_saved, shown_dim, shown_dims  # noqa: F401  (for the ops)
 from .._torch_names import as_builtin_error
@@ -174,6 +175,26 @@ def tensor_pair(x: Any, y: Any, op: str) -> None:
         raise must_be_tensor(op, x, 1)
     if not isinstance(y, Tensor):
         raise must_be_tensor(op, y, 2)
+
+
+def check_inplace_operands(t: Tensor, other: Any, float_result: bool = False) -> None:
+    """An in-place binary op writes into ``t``: torch first checks that the broadcast shape
+    is ``t``'s and that the result dtype (``float_result``: at least floating point) casts
+    to ``t``'s, before running the op."""
+    shape = t._data.shape
+    if isinstance(other, Tensor) and other._data.shape != shape:
+        full = broadcast_shapes(shape, other._data.shape)
+        if full != shape:
+            raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast "
+                               f"shape {list(full)}")
+    if not (isinstance(other, Tensor) or is_number(other)):
+        return  # the op itself gives the type error
+    rt = result_type(t, other)
+    if float_result and rt._cat < 2:
+        rt = get_default_dtype()
+    if rt._cat > t.dtype._cat:
+        raise RuntimeError(f"result type {scalar_name(rt)} can't be cast to the desired output "
+                           f"type {scalar_name(t.dtype)}")
 
 
 def unary_data(x: Any, op: str) -> np.ndarray:

@@ -97,9 +97,10 @@ def _bitwise(fn: Any, x: Any, y: Any, name: str) -> Tensor:
                                          msg.TENSOR_NUMBER))
         raise c.OperandTypeError(text)
     a, b, dt = binary_args(x, y, name)
+    c.broadcast_shapes(np.shape(a), np.shape(b))
     if dt._cat == 2:
         raise msg.not_implemented_for(f"{name}_cpu", dt)
-    return make(c.broadcasting(fn, a, b), dt, None)
+    return make(fn(a, b), dt, None)
 
 
 def _elementwise(kind: Callable, fn: Any, name: str, doc: str) -> Callable[[Any, Any], Tensor]:
