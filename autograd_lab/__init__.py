@@ -55,6 +55,7 @@ from .ops import (
     stack, std, sub, sum, t, tan, tanh, tile, topk, trace, transpose, tril, triu, trunc, unbind,
     unsqueeze, var, vstack, where,
 )
+from .ops import atan2, fmod, frac, hypot, nan_to_num, roll, sgn
 from .ops.common import result_type as _result_type
 from .ops.linalg import addmm
 from .tensor_methods import _all as all, _any as any  # noqa: A004
@@ -97,6 +98,7 @@ multiply = mul
 divide = true_divide = div
 absolute = abs
 arcsin, arccos, arctan, fix = asin, acos, atan, trunc
+arctan2 = atan2
 row_stack = vstack
 swapaxes = transpose
 __version__ = "2.13.0+autograd_lab"

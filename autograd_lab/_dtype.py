@@ -93,3 +93,38 @@ def scalar_dtype(value: object) -> dtype:
     if isinstance(value, int):
         return int64
     return _default[0]
+
+
+# ---- a Python number stored in a dtype: torch's range checks ----------------------------------
+
+_C_TYPE = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
+           "int32": "int", "int64": "int64_t", "float16": "c10::Half", "float32": "float",
+           "float64": "double"}
+
+
+def fits(value: object, d: dtype) -> bool:
+    """Whether torch stores the number ``value`` in ``d`` without an overflow error: integers
+    must be in range (unsigned types also take negatives down to -max, which wrap), floats
+    stored as integers must be finite and in range, floats stored as float32/float16 must be
+    in range unless infinite or nan."""
+    if d._cat == 0 or isinstance(value, (bool, np.bool_)):
+        return True
+    if d._cat == 1:
+        info = np.iinfo(d.np)
+        if isinstance(value, (int, np.integer)):
+            return -info.max <= value <= info.max if info.min == 0 else \
+                info.min <= value <= info.max
+        v = float(value)  # type: ignore[arg-type]
+        return v == v and info.min <= v <= info.max
+    if d.np.itemsize < 8 and isinstance(value, (float, np.floating)):
+        v = float(value)
+        return not np.isfinite(v) or abs(v) <= float(np.finfo(d.np).max)
+    return True
+
+
+def check_fill(value: object, d: dtype) -> None:
+    """torch's error for a fill value (``full``, ``fill_``, ``masked_fill``) that ``d`` cannot
+    hold: ``value cannot be converted to type int64_t without overflow``."""
+    if not fits(value, d):
+        raise RuntimeError(f"value cannot be converted to type {_C_TYPE[d.name]} without "
+                           "overflow")

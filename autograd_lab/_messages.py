@@ -160,3 +160,67 @@ def broadcast_error(a: tuple, b: tuple) -> RuntimeError:
                 f"at non-singleton dimension {i}"
             )
     return RuntimeError(f"shapes {list(a)} and {list(b)} cannot be broadcast")
+
+
+# ---- argument checking of the elementwise ops ---------------------------------------------
+
+def must_be_tensor(op: str, x: Any, position: int = 2, name: str | None = None) -> TypeError:
+    """torch's error for a non-Tensor where only a Tensor fits: ``atan2(): argument 'other'
+    (position 2) must be Tensor, not float``."""
+    name = name or ("input" if position == 1 else "other")
+    return TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, not "
+                     f"{type(x).__name__}")
+
+
+TENSOR_TENSOR = "(Tensor input, Tensor other, *, Tensor out = None)"
+TENSOR_NUMBER = "(Tensor input, Number other, *, Tensor out = None)"
+NUMBER_TENSOR = "(Number self, Tensor other)"
+WHERE_SIGNATURES = ("(Tensor condition)",
+                    "(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)",
+                    "(Tensor condition, Number self, Tensor other)",
+                    "(Tensor condition, Tensor input, Number other)",
+                    "(Tensor condition, Number self, Number other)")
+
+
+def _fits(kind: str, v: Any) -> bool:
+    if kind == "Tensor":
+        return type(v).__name__ in ("Tensor", "Parameter")
+    return kind == "Number" and isinstance(v, (bool, int, float))
+
+
+def invalid_arguments(op: str, got: tuple, *signatures: str) -> TypeError:
+    """torch's overload-resolution error: ``eq() received an invalid combination of
+    arguments - got (int, Tensor), but expected one of: ...``. ``got`` holds the arguments;
+    a signature without ``out`` that takes as many arguments says which ones did not fit."""
+    names = [type(a).__name__ for a in got]
+    lines = ""
+    for sig in signatures:
+        lines += f" * {sig}\n"
+        params = [p for p in sig.strip("()").split(", ") if p != "*"]
+        if "out = None" not in sig and len(params) == len(got):
+            # torch marks every argument given for an optional parameter
+            marked = [n if _fits(p.split()[0], v) and "= None" not in p else f"!{n}!"
+                      for p, v, n in zip(params, got, names)]
+            lines += ("      didn't match because some of the arguments have invalid types: "
+                      f"({', '.join(marked)})\n")
+    return TypeError(f"{op}() received an invalid combination of arguments - got "
+                     f"({', '.join(names)}), but expected one of:\n{lines}")
+
+
+def not_implemented_for(kernel: str, dt: Any) -> NotImplementedError:
+    """A CPU kernel that has no version for a dtype: ``"hypot_cpu" not implemented for
+    'Long'``."""
+    return NotImplementedError(f'"{kernel}" not implemented for \'{scalar_name(dt)}\'')
+
+
+def cannot_convert(type_name: str) -> RuntimeError:
+    """A Python number out of a dtype's range (``torch.full((2,), 1e40, dtype=torch.int64)``)."""
+    return RuntimeError(f"value cannot be converted to type {type_name} without overflow")
+
+
+ZERO_DIVISION = "ZeroDivisionError"  # integer division or modulo by zero
+INTEGRAL_ALPHA = "For integral input tensors, argument alpha must not be a floating point number."
+BOOL_NEGATION = (
+    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert "
+    "a mask, use the `~` or `logical_not()` operator instead."
+)

@@ -37,6 +37,9 @@ def _infer(data: Any) -> tuple[np.ndarray, dtype]:
         data = _untensor(data)
     _check_nested(data)
     arr = np.array(data)
+    if arr.dtype == np.uint64 or arr.dtype == object and all(
+            isinstance(x, int) for x in arr.reshape(-1)):  # ints beyond 64 bits
+        raise ValueError("Overflow when unpacking long long")
     if arr.dtype == object or arr.dtype.kind in "USV":
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
 
@@ -124,8 +127,21 @@ def tensor(data: Any, dtype: dtype | None = None, device: Any = None,
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2,
         )
     arr, dt = _infer(data)
+    if dtype is not None and dtype._cat == 1 and not isinstance(data, (Tensor, np.ndarray)):
+        _check_range(arr, dtype)
     dt = dtype or dt
-    return _finish(np.array(arr, dtype=dt.np, copy=True), dt, requires_grad)
+    with np.errstate(invalid="ignore"):
+        return _finish(np.array(arr, dtype=dt.np, copy=True), dt, requires_grad)
+
+
+def _check_range(arr: np.ndarray, dt: dtype) -> None:
+    """Python numbers stored as integers must fit (torch names the dtype as ``int64``)."""
+    if arr.size == 0 or arr.dtype.kind == "b":
+        return
+    lo, hi = arr.min(), arr.max()
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all() or not (
+            D.fits(lo.item(), dt) and D.fits(hi.item(), dt)):
+        raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
 
 
 def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tensor:
@@ -184,7 +200,20 @@ def _size_kwargs(size: tuple, kwargs: dict, name: str) -> tuple:
 def _filled(value: Any, size: tuple, dtype: dtype | None, requires_grad: bool,
             name: str = "empty") -> Tensor:
     dt = dtype or get_default_dtype()
-    return _finish(np.full(_size(size, name), value, dtype=dt.np), dt, requires_grad)
+    shape = _size(size, name)
+    D.check_fill(value, dt)
+    with np.errstate(over="ignore"):
+        return _finish(np.full(shape, _stored(value, dt), dtype=dt.np), dt, requires_grad)
+
+
+def _stored(value: Any, dt: dtype) -> Any:
+    """A number as ``dt`` stores it (a negative int in an unsigned type wraps; a float in an
+    integer type is truncated)."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    if dt._cat == 1 and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return np.array(value).astype(dt.np)
+    return value
 
 
 def zeros(*size: Any, dtype: dtype | None = None, device: Any = None,
@@ -211,21 +240,38 @@ def empty(*size: Any, dtype: dtype | None = None, device: Any = None,
     return _filled(0, size, dtype, requires_grad)  # zeros: deterministic notebooks
 
 
-def full(size: Any, fill_value: Any = None, *, dtype: dtype | None = None, device: Any = None,
-         requires_grad: bool = False) -> Tensor:
+_UNSET: Any = type("Unset", (), {})()  # an argument not given (None may be given)
+
+
+def full(size: Any, fill_value: Any = _UNSET, *, dtype: dtype | None = None,
+         device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of the given size filled with ``fill_value`` (dtype inferred from it)."""
     _check_device(device)
-    if fill_value is None:
+    if fill_value is _UNSET:
         raise TypeError('full() missing 1 required positional arguments: "fill_value"')
+    if not isinstance(fill_value, Tensor) and not isinstance(fill_value, (
+            int, float, bool, np.number, np.bool_)):
+        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
+                        f"{type(fill_value).__name__}")
+    if isinstance(size, int):
+        raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not int")
+    for i, s in enumerate(size):
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, but "
+                            f"found element of type {type(s).__name__} at pos {i}")
+    if isinstance(fill_value, int) and not -2**63 <= fill_value < 2**64:
+        raise OverflowError("int too big to convert")
     if dtype is None:
         dtype = D.scalar_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
-    return _filled(fill_value, tuple(size) if not isinstance(size, int) else (size,), dtype,
-                   requires_grad)
+    return _filled(fill_value, tuple(size), dtype, requires_grad)
 
 
 def _like(t: Tensor, value: Any, dtype: dtype | None, requires_grad: bool) -> Tensor:
     dt = dtype or t.dtype
-    return _finish(np.full(t._data.shape, value, dtype=dt.np), dt, requires_grad)
+    D.check_fill(value, dt)
+    with np.errstate(over="ignore"):
+        return _finish(np.full(t._data.shape, _stored(value, dt), dtype=dt.np), dt,
+                       requires_grad)
 
 
 def zeros_like(t: Tensor, *, dtype: dtype | None = None, device: Any = None,
@@ -258,12 +304,22 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtype | None = 
     if end is None:
         start, end = 0, start
     vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    for name, v, pos in (("end", end, 1), ("start", start, 1), ("step", step, 3)):
+        if not isinstance(v, (int, float, np.number, Tensor)):
+            raise TypeError(f"arange(): argument '{name}' (position {pos}) must be Number, not "
+                            f"{type(v).__name__}")
+    is_float = any(isinstance(v, (float, np.floating)) for v in vals)
+    dt = dtype or (get_default_dtype() if is_float else D.int64)
+    if dt._cat == 0:
+        raise msg.not_implemented_for("arange_cpu", dt)
+    if not (np.isfinite(vals[0]) and np.isfinite(vals[1])):
+        raise RuntimeError(f"unsupported range: {float(vals[0]):g} -> {float(vals[1]):g}")
+    if dt._cat == 1:  # integer results: torch steps in integers
+        vals = [int(v) for v in vals]
     if vals[2] == 0:
         raise RuntimeError("step must be nonzero")
     if (vals[1] - vals[0]) * vals[2] < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    is_float = any(isinstance(v, float) for v in vals)
-    dt = dtype or (get_default_dtype() if is_float else D.int64)
     n = int(np.ceil((vals[1] - vals[0]) / vals[2]))
     arr = (vals[0] + np.arange(max(n, 0), dtype=np.float64) * vals[2]).astype(dt.np)
     return _finish(arr, dt, requires_grad)

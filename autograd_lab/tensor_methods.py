@@ -16,6 +16,7 @@ from .engine import backward as _engine_backward
 from .factories import _filled, device, tensor
 from .ops import activation as A
 from .ops import arithmetic as Ar
+from .ops import binary_functions as B
 from .ops import comparison as Cm
 from .ops import elementwise as E
 from .ops import indexing as Ix
@@ -27,7 +28,7 @@ from .ops import reductions as R
 from .ops import softmax_family as Sm
 from .ops import sorting as S
 from .ops import views as V
-from .ops.common import OperandTypeError, numpy_aliases
+from .ops.common import OperandTypeError, check_inplace_operands, numpy_aliases
 from .ops.record import make
 from .tensor import Tensor
 
@@ -107,11 +108,21 @@ def _operator(fn: Any) -> Any:
 
 # ---- in-place variants ----------------------------------------------------------------------
 
+_FLOAT_RESULT = (Ar.div, B.atan2)  # ops whose integer operands give a float result
+
+
 def _iop(fn: Any) -> Any:
     """The in-place method of a binary op (``add`` -> ``add_``)."""
 
+    float_result = fn in _FLOAT_RESULT
+
     def method(self: Tensor, other: Any, **kw: Any) -> Tensor:
-        return I.apply_inplace(self, lambda x: fn(x, other, **kw), other)
+        def compute(x: Tensor) -> Tensor:
+            if fn is not Ar.sub or not (Ar._is_bool(self) or Ar._is_bool(other)):
+                check_inplace_operands(self, other, float_result and "rounding_mode" not in kw)
+            return fn(x, other, **kw)
+
+        return I.apply_inplace(self, compute, other)
 
     method.__name__ = fn.__name__ + "_"
     return method
@@ -124,6 +135,18 @@ def _iunary(fn: Any) -> Any:
         return I.apply_inplace(self, lambda x: fn(x, *args, **kw))
 
     method.__name__ = fn.__name__ + "_"
+    return method
+
+
+def _clamp_(fn: Any) -> Any:
+    """The in-place method of a clamp op, with torch's check of number bounds first."""
+    inner = _iunary(fn)
+
+    def method(self: Tensor, *bounds: Any, **kw: Any) -> Tensor:
+        E.check_clamp_inplace(self, *bounds, *kw.values())
+        return inner(self, *bounds, **kw)
+
+    method.__name__ = inner.__name__
     return method
 
 
@@ -232,8 +255,9 @@ METHODS: dict[str, Any] = {
     "exp": E.exp, "log": E.log, "log2": E.log2, "log1p": E.log1p, "expm1": E.expm1,
     "sin": E.sin, "cos": E.cos, "tan": E.tan, "tanh": E.tanh, "sigmoid": E.sigmoid,
     "relu": E.relu, "abs": E.abs, "sqrt": E.sqrt, "rsqrt": E.rsqrt, "reciprocal": E.reciprocal,
-    "sign": E.sign, "square": E.square, "clamp": E.clamp, "clip": E.clamp,
-    "clamp_min": E.clamp_min, "clamp_max": E.clamp_max, "exp2": E.exp2, "log10": E.log10,
+    "sign": E.sign, "square": E.square, "clamp": E.clamp_method("clamp"),
+    "clip": E.clamp_method("clamp"), "clamp_min": E.clamp_method("clamp_min"),
+    "clamp_max": E.clamp_method("clamp_max"), "exp2": E.exp2, "log10": E.log10,
     "sinh": E.sinh, "cosh": E.cosh, "asin": E.asin, "acos": E.acos, "atan": E.atan,
     "arcsin": E.asin, "arccos": E.acos, "arctan": E.atan, "erf": A.erf,
     "floor": E.floor, "ceil": E.ceil, "round": E.round, "trunc": E.trunc, "fix": E.trunc,
@@ -272,9 +296,9 @@ METHODS: dict[str, Any] = {
     "neg_": _iunary(E.neg), "exp_": _iunary(E.exp), "log_": _iunary(E.log),
     "sin_": _iunary(E.sin), "cos_": _iunary(E.cos), "tanh_": _iunary(E.tanh),
     "sigmoid_": _iunary(E.sigmoid), "relu_": _iunary(E.relu), "abs_": _iunary(E.abs),
-    "sqrt_": _iunary(E.sqrt), "square_": _iunary(E.square), "clamp_": _iunary(E.clamp),
-    "clip_": _iunary(E.clamp), "clamp_min_": _iunary(E.clamp_min),
-    "clamp_max_": _iunary(E.clamp_max), "floor_": _iunary(E.floor), "ceil_": _iunary(E.ceil),
+    "sqrt_": _iunary(E.sqrt), "square_": _iunary(E.square), "clamp_": _clamp_(E.clamp),
+    "clip_": _clamp_(E.clamp), "clamp_min_": _clamp_(E.clamp_min),
+    "clamp_max_": _clamp_(E.clamp_max), "floor_": _iunary(E.floor), "ceil_": _iunary(E.ceil),
     "round_": _iunary(E.round), "trunc_": _iunary(E.trunc), "tril_": _iunary(X.tril),
     "triu_": _iunary(X.triu), "cumsum_": _iunary(X.cumsum), "scatter_": _scatter_,
     "scatter_add_": _scatter_add_, "masked_fill_": I.masked_fill_,
@@ -283,6 +307,20 @@ METHODS: dict[str, Any] = {
     # autograd
     "backward": _backward,
 }
+# elementwise functions of one or two tensors, and roll (with their in-place forms)
+for _name, _fn in {"atan2": B.atan2, "arctan2": B.atan2, "hypot": B.hypot, "fmod": B.fmod,
+                   "frac": E.frac, "sgn": E.sgn, "nan_to_num": E.nan_to_num}.items():
+    METHODS[_name] = _fn
+    METHODS[_name + "_"] = _iop(_fn) if _fn in (B.atan2, B.hypot, B.fmod) else _iunary(_fn)
+METHODS["roll"] = X.roll
+for _name in ("reciprocal", "rsqrt", "log1p", "expm1", "sign", "exp2", "log2", "log10", "sinh",
+              "cosh", "asin", "acos", "atan", "tan", "arcsin", "arccos", "arctan", "fix", "erf"):
+    METHODS[_name + "_"] = _iunary(METHODS[_name])
+for _name in ("remainder", "floor_divide"):
+    METHODS[_name + "_"] = _iop(METHODS[_name])
+for _name, _fn in (("ifloordiv", Ar.floor_divide), ("imod", Ar.remainder),
+                   ("iand", Cm.bitwise_and), ("ior", Cm.bitwise_or), ("ixor", Cm.bitwise_xor)):
+    METHODS[f"__{_name}__"] = _operator(_iop(_fn))
 
 # torch reads numpy's ``axis``/``keepdims`` as ``dim``/``keepdim``
 for _name in ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",

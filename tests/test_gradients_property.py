@@ -139,8 +139,13 @@ UNARY.update({
     "bce_with_logits_pos_weight": (lambda x: F.binary_cross_entropy_with_logits(
         x, torch.full_like(x, 0.75), weight=torch.full_like(x, 2.0),
         pos_weight=torch.full_like(x, 3.0), reduction="sum"), _any),
+    "frac": (torch.frac, lambda s: arrays(s, avoid=_INTS)),
+    "sgn": (lambda x: x.sgn(), nonzero),
+    "nan_to_num": (torch.nan_to_num, _any),
+    "roll": (lambda x: x.roll(1) * torch.arange(x.numel()).reshape(x.shape), _any),
+    "roll_dims": (lambda x: torch.roll(x, (1, -2), (0, -1)) if x.dim() else x.roll(2), _any),
 })
-_STEPS = ("floor", "ceil", "trunc", "round")  # zero gradient: nothing to differentiate twice
+_STEPS = ("floor", "ceil", "trunc", "round", "sgn")  # zero gradient: nothing to differentiate twice
 
 # a chain of ops: each contributes to the second derivative
 UNARY["chain"] = (lambda x: torch.tanh(torch.exp(torch.sin(x)) * x) ** 2, _any)
@@ -179,6 +184,10 @@ BINARY: dict[str, tuple[Callable, Callable, Callable]] = {
     "pow": (torch.pow, positive, nonzero), "pow_op": (lambda a, b: a ** b, positive, nonzero),
     "pow_method": (lambda a, b: a.pow(b), positive, nonzero),
     "squared_diff": (lambda a, b: ((a - b) * (a + 2 * b)) / (1 + b * b), _any, _any),
+    "atan2": (torch.atan2, nonzero, nonzero), "hypot": (torch.hypot, nonzero, nonzero),
+    # x / y in (1.1, 1.9): away from fmod's jumps (where x / y is a whole number)
+    "fmod": (torch.fmod, lambda s: arrays(s, 2.2, 2.8), lambda s: arrays(s, 1.5, 2.0)),
+    "remainder": (torch.remainder, lambda s: arrays(s, 2.2, 2.8), lambda s: arrays(s, 1.5, 2.0)),
 }
 
 

@@ -21,6 +21,7 @@ The Tensor methods and operators are attached by ``autograd_lab.tensor_methods``
 
 from .activation import erf
 from .arithmetic import add, div, floor_divide, maximum, minimum, mul, pow, remainder, rsub, sub
+from .binary_functions import atan2, fmod, hypot
 from .comparison import (
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose,
     isfinite, isinf, isnan, le, logical_and, logical_not, logical_or, logical_xor, lt, ne, where,
@@ -30,6 +31,7 @@ from .elementwise import (
     expm1, floor, log, log1p, log2, log10, neg, reciprocal, relu, round, rsqrt, sigmoid, sign, sin,
     sinh, sqrt, square, tan, tanh, trunc,
 )
+from .elementwise import frac, nan_to_num, sgn
 from .indexing import (
     count_nonzero, gather, index_select, masked_fill, nonzero, one_hot, scatter, scatter_add,
 )
@@ -37,7 +39,7 @@ from .join_split import (
     broadcast_to, cat, chunk, hstack, repeat, repeat_interleave, split, stack, tile, unbind, vstack,
 )
 from .linalg import bmm, dot, matmul, mm, mv, outer, trace
-from .matrix import cumsum, diag, diagonal, tril, triu
+from .matrix import cumsum, diag, diagonal, roll, tril, triu
 from .reductions import amax, amin, argmax, argmin, max, mean, min, norm, prod, std, sum, var
 from .softmax_family import log_softmax, logsumexp, softmax
 from .sorting import argsort, sort, topk
@@ -57,7 +59,8 @@ for _name in ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "
 # ``torch.mul(a, b, out=c)``
 for _name in ("add", "sub", "mul", "div", "matmul", "mm", "bmm", "mv", "cat", "stack", "exp",
               "log", "sqrt", "abs", "pow", "sigmoid", "tanh", "clamp", "sum", "mean", "neg",
-              "maximum", "minimum", "cumsum", "sin", "cos", "relu", "tril", "triu"):
+              "maximum", "minimum", "cumsum", "sin", "cos", "relu", "tril", "triu", "atan2",
+              "fmod", "hypot", "frac", "sgn", "nan_to_num", "remainder"):
     globals()[_name] = _with_out(globals()[_name], _name)
 
 __all__ = [
@@ -76,4 +79,5 @@ __all__ = [
     "isinf", "isnan", "log10", "logical_and", "logical_or", "logical_xor", "masked_fill",
     "nonzero", "one_hot", "repeat_interleave", "round", "scatter", "scatter_add", "sinh", "sort",
     "tile", "topk", "tril", "triu", "trunc", "vstack",
+    "atan2", "fmod", "frac", "hypot", "nan_to_num", "roll", "sgn",
 ]

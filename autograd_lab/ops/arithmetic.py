@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _messages as msg
 from .._dtype import bool_, get_default_dtype
 from .._messages import broadcast_error
 from . import common as c
@@ -60,8 +61,21 @@ class AddBackward0(BinaryNode):
                 self.reduce(1, g if alpha == 1 else g * alpha) if self.needs(1) else None)
 
 
+def _check_alpha(op: str, x: Any, y: Any, alpha: Any) -> None:
+    """torch's checks of ``alpha`` against the result dtype of ``x`` and ``y``."""
+    if not c.is_number(alpha):
+        raise TypeError(f"{op}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
+    dt = c.result_type(x, y)
+    if isinstance(alpha, (bool, np.bool_)) and dt is not bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if dt._cat < 2 and isinstance(alpha, (float, np.floating)):
+        raise RuntimeError(msg.INTEGRAL_ALPHA)
+
+
 def add(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
     """x + alpha * y."""
+    if type(alpha) is not int or alpha != 1:
+        _check_alpha("add", x, y, alpha)
     if alpha == 1:
         out, node = _binary(AddBackward0, operator.add, x, y, "add")
     else:
@@ -87,7 +101,7 @@ def _is_bool(v: Any) -> bool:
 
 
 def _bool_sub_error(x: Any, y: Any) -> RuntimeError:
-    if isinstance(x, Tensor) and isinstance(y, Tensor) and _is_bool(x) and _is_bool(y):
+    if _is_bool(x) and _is_bool(y):  # a Python bool counts as a bool tensor
         return RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
             "or `logical_xor()` operator instead."
@@ -100,6 +114,8 @@ def _bool_sub_error(x: Any, y: Any) -> RuntimeError:
 
 def sub(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
     """x - alpha * y."""
+    if type(alpha) is not int or alpha != 1:
+        _check_alpha("sub", x, y, alpha)
     if _is_bool(x) or _is_bool(y):
         raise _bool_sub_error(x, y)
     if alpha == 1:
@@ -134,6 +150,8 @@ class RsubBackward0(BinaryNode):
 
 def rsub(x: Tensor, other: Any, *, alpha: float = 1) -> Tensor:
     """``other - alpha * x`` (``1 - x`` is ``rsub(x, 1)``)."""
+    if type(alpha) is not int or alpha != 1:
+        _check_alpha("rsub", x, other, alpha)
     if _is_bool(x) or _is_bool(other):
         raise _bool_sub_error(x, other)
     if isinstance(other, Tensor):
@@ -237,21 +255,24 @@ RemainderScalarSelfBackward = type("NotImplemented", (NotImplementedBackward,),
                                    {"op": "remainder", "__module__": __name__})
 
 
-def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] = DivBackward2) -> Tensor:
+def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] = DivBackward2,
+                 name: str = "div") -> Tensor:
     """x / y rounded toward zero ("trunc") or down ("floor"); integers stay integers."""
     if mode not in ("trunc", "floor"):
         raise RuntimeError(
             f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{mode}'"
         )
-    a, b, dt = binary_args(x, y, "div")
+    a, b, dt = binary_args(x, y, name)
+    if dt._cat == 0:
+        raise msg.not_implemented_for(f"div_{mode}_cpu", dt)
+    if dt._cat != 2:
+        check_integer_divisor(b, dt)
     with np.errstate(all="ignore"):
         if dt._cat == 2:
-            q = np.true_divide(a, b)
-            data = np.floor(q) if mode == "floor" else np.trunc(q)
+            a, b = _as_float(a, dt), _as_float(b, dt)
+            data = c.broadcasting(floor_divide_float if mode == "floor" else _trunc_divide, a, b)
         else:
-            if np.any(np.asarray(b) == 0):
-                raise RuntimeError("ZeroDivisionError")
-            data = np.floor_divide(a, b) if mode == "floor" else np.trunc(a / b)
+            data = c.broadcasting(np.floor_divide if mode == "floor" else _trunc_int, a, b)
     if dt._cat != 2:
         node = None
     elif cls is DivBackward2:
@@ -263,12 +284,54 @@ def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] = DivBackward2) -> T
         _save_operand(node, "self", x, True)
         _save_operand(node, "other", y, True)
         node._saved["rounding_mode"] = mode
+        sx, sy = np.shape(a), np.shape(b)
+        if sx != data.shape or sy != data.shape:  # its zero gradients get their inputs' shapes
+            node.shapes = (sx if isinstance(x, Tensor) else (), sy if isinstance(y, Tensor) else ())
     return out
+
+
+def check_integer_divisor(b: Any, dt: Any) -> None:
+    """Integer division or modulo by zero: torch's error (floats give inf or nan)."""
+    if dt._cat == 1 and np.any(np.asarray(b) == 0):
+        raise RuntimeError(msg.ZERO_DIVISION)
+
+
+def _as_float(v: Any, dt: Any) -> Any:
+    """An integer operand of a floating-point op in the result's dtype."""
+    return v.astype(dt.np) if isinstance(v, np.ndarray) and v.dtype.kind in "biu" else v
+
+
+def _trunc_divide(a: Any, b: Any) -> Any:
+    return np.trunc(np.true_divide(a, b))
+
+
+def _trunc_int(a: Any, b: Any) -> Any:
+    """Integer division rounded toward zero (numpy's ``//`` rounds down)."""
+    q = np.floor_divide(a, b)
+    return q + ((q < 0) & (np.remainder(a, b) != 0))
+
+
+def floor_divide_float(a: Any, b: Any) -> Any:
+    """torch's floating-point floor division: through fmod, so that it agrees with
+    ``remainder`` (``1.5 // 0.1`` is 14, not 15; ``inf // 2`` is nan; ``1 // -inf`` is -1)."""
+    mod = np.fmod(a, b)
+    q = (a - mod) / b
+    q = q - ((mod != 0) & ((b < 0) != (mod < 0)))
+    fl = np.floor(q)
+    fl = fl + (q - fl > 0.5)
+    out = np.where(q != 0, fl, np.copysign(np.zeros_like(q), np.true_divide(a, b)))
+    return np.where(np.asarray(b) == 0, np.true_divide(a, b), out)
+
+
+def remainder_float(a: Any, b: Any) -> Any:
+    """torch's floating-point remainder: fmod, moved to the sign of the divisor."""
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod)
 
 
 def floor_divide(x: Any, y: Any) -> Tensor:
     """floor(x / y); torch defines no derivative for it."""
-    return _div_rounded(x, y, "floor", FloorDivideBackward)
+    return _div_rounded(x, y, "floor", FloorDivideBackward, "floor_divide")
 
 
 class RemainderBackward0(Node):
@@ -287,7 +350,11 @@ class RemainderBackward1(BinaryNode):
         gy = None
         if self.needs(1):
             x, y = self.saved("self"), self.saved("other")
-            q = (x / y).floor() if isinstance(x, Tensor) else np.floor(x / y)
+            if isinstance(x, Tensor):
+                q = (x / y).floor()
+            else:
+                with np.errstate(all="ignore"):  # in the result's dtype, as torch divides
+                    q = floor_divide_float(*(c.cast(v, self.out_dtype) for v in (x, y)))
             gy = self.reduce(1, -g * q)
         return (self.reduce(0, g) if self.needs(0) else None, gy)
 
@@ -295,7 +362,14 @@ class RemainderBackward1(BinaryNode):
 def remainder(x: Any, y: Any) -> Tensor:
     """x - floor(x / y) * y (the sign of y, as Python's %)."""
     a, b, dt = binary_args(x, y, "remainder")
-    data = np.mod(a, b)
+    if dt._cat == 0:
+        raise msg.not_implemented_for("remainder_cpu", dt)
+    check_integer_divisor(b, dt)
+    with np.errstate(all="ignore"):
+        if dt._cat == 2:
+            data = c.broadcasting(remainder_float, _as_float(a, dt), _as_float(b, dt))
+        else:
+            data = c.broadcasting(np.remainder, a, b)
     if dt._cat != 2:
         return make(data, dt, None)
     if not isinstance(x, Tensor):
@@ -308,6 +382,7 @@ def remainder(x: Any, y: Any) -> Tensor:
             node.shapes = (x._data.shape, y._data.shape)
         if x.dtype is not dt or y.dtype is not dt:
             node.casts = (x.dtype, y.dtype)
+        node.out_dtype = dt
         node.save("self", x)
         node.save("other", y)
     return out
@@ -329,6 +404,8 @@ class PowBackward1(BinaryNode):
 
     def backward(self, g: Any) -> tuple:
         x, y = self.saved("self"), self.saved("exponent")
+        if self.needs(0) and getattr(y, "dtype", None) in (bool_, np.bool_):
+            raise _bool_sub_error(x, y)  # torch's formula computes exponent - 1
         if self.casts is not None:  # compute in the result's dtype, as torch does
             x, y = c.cast(x, self.out_dtype), c.cast(y, self.out_dtype)
         gx = gy = None
@@ -361,7 +438,10 @@ def pow(x: Any, y: Any) -> Tensor:  # noqa: A001
         return pow_scalar(x, y)
     if not isinstance(x, Tensor):  # number ** tensor
         a, b, dt = binary_args(x, y, "pow")
-        out, node = record(PowBackward2, np.power(a, b if dt._cat < 2 else b.astype(dt.np)), dt, y)
+        if dt._cat == 0:
+            raise msg.not_implemented_for("pow", dt)
+        out, node = record(PowBackward2, _power(a, b) if dt._cat < 2 else
+                           np.power(a, b.astype(dt.np)), dt, y)
         if node is not None:
             node._saved["self"] = x
             node.save("exponent", y)
@@ -419,7 +499,7 @@ def pow_scalar(x: Tensor, p: float) -> Tensor:
     data = unary_data(x, "pow")
     c._check_scalar(p, "pow")
     dt = _with_scalar(x.dtype, p)
-    if x.dtype._cat == 1 and isinstance(p, int) and p < 0:
+    if x.dtype._cat <= 1 and isinstance(p, int) and not isinstance(p, bool) and p < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     out, node = record(
         PowBackward0, _pow_data(data, p) if data.dtype is _F32 else np.power(data, p), dt, x)
@@ -438,10 +518,11 @@ class MaximumBackward0(BinaryNode):
 
     def backward(self, g: Any) -> tuple:
         x, y = self.saved("self"), self.saved("other")
-        xwin = (x > y) if self._sign > 0 else (x < y)
+        # torch masks out the losing side only, so a nan (no side loses) passes g to both
+        xlose, ylose = ((x < y), (x > y)) if self._sign > 0 else ((x > y), (x < y))
         tie = (x == y) * 0.5
-        gx = self.reduce(0, g * (xwin + tie)) if self.needs(0) else None
-        gy = self.reduce(1, g * ((1 - xwin * 1.0) - tie)) if self.needs(1) else None
+        gx = self.reduce(0, g * ((1 - xlose * 1.0) - tie)) if self.needs(0) else None
+        gy = self.reduce(1, g * ((1 - ylose * 1.0) - tie)) if self.needs(1) else None
         return gx, gy
 
 
@@ -453,9 +534,7 @@ class MinimumBackward0(MaximumBackward0):
 
 def _minmax(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> Tensor:
     """The elementwise max or min of two tensors (numbers are refused, as in torch)."""
-    if not isinstance(y, Tensor) or not isinstance(x, Tensor):
-        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(y).__name__}")
+    c.tensor_pair(x, y, name)
     out, node = _binary(cls, fn, x, y, name)
     if node is not None:
         node.save("self", x)

@@ -16,7 +16,15 @@ import numpy as np
 
 from .. import _dtype
 from .._dtype import dtype, get_default_dtype, int64
-from .._messages import broadcast_error  # noqa: F401  (for the ops)
+from .._messages import (
+    NUMBER_TENSOR,
+    TENSOR_NUMBER,
+    TENSOR_TENSOR,
+    broadcast_error,
+    invalid_arguments,
+    must_be_tensor,
+    scalar_name,
+)
 from .._saved_display import show_saved, shown_dim, shown_dims  # noqa: F401  (for the ops)
 from .._torch_names import as_builtin_error
 from ..grad_mode import STATE
@@ -26,6 +34,7 @@ from .summation import torch_sum
 
 __all__ = [
     "Node", "Tensor", "STATE", "BinaryNode", "binary_args", "broadcast_error", "expand",
+    "broadcast_shapes", "broadcasting", "tensor_pair",
     "norm_dim", "norm_dims", "reshape", "sum_to", "to_array", "unary_data",
 ]
 ndarray = np.ndarray
@@ -67,8 +76,17 @@ class OperandTypeError(TypeError):
 as_builtin_error(OperandTypeError, "TypeError")  # as torch names it
 
 
-def operand_error(op: str, x: Any) -> OperandTypeError:
-    """torch's error for an operand ``x`` of ``op`` that is neither a Tensor nor a number."""
+_SIGNATURES = {  # ops whose bad operand torch reports as a failed overload resolution
+    "remainder": (TENSOR_TENSOR, NUMBER_TENSOR, TENSOR_NUMBER),
+    "floor_divide": (TENSOR_TENSOR, "(Tensor input, Number other)"),
+}
+
+
+def operand_error(op: str, x: Any, first: Any = None) -> OperandTypeError:
+    """torch's error for an operand ``x`` of ``op`` (after ``first``) that is neither a
+    Tensor nor a number."""
+    if op in _SIGNATURES and first is not None:
+        return OperandTypeError(str(invalid_arguments(op, (first, x), *_SIGNATURES[op])))
     if op == "pow":
         return OperandTypeError(
             f"pow() received an invalid combination of arguments - got (Tensor, "
@@ -82,9 +100,14 @@ def operand_error(op: str, x: Any) -> OperandTypeError:
     )
 
 
-def _check_scalar(x: Any, op: str) -> None:
+def is_number(x: Any) -> bool:
+    """A Python or numpy number (what torch's ``Number`` arguments accept)."""
+    return isinstance(x, (Number, np.bool_, np.number)) and not isinstance(x, Tensor)
+
+
+def _check_scalar(x: Any, op: str, first: Any = None) -> None:
     if type(x) is not float and not isinstance(x, (Number, np.bool_, np.number)):
-        raise operand_error(op, x)
+        raise operand_error(op, x, first)
 
 
 def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]:
@@ -93,7 +116,7 @@ def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]
         if isinstance(y, Tensor):
             dt = x.dtype if x.dtype is y.dtype else result_type(x, y)
             return x._data, y._data, dt
-        _check_scalar(y, op)
+        _check_scalar(y, op, x)
         dt = _with_scalar(x.dtype, y)
         return x._data, _wrap_int(y, dt) if type(y) is int else y, dt
     _check_scalar(x, op)
@@ -124,11 +147,60 @@ def _with_scalar(d: dtype, s: Any) -> dtype:
     return d if d._cat == 2 else get_default_dtype()
 
 
+def broadcast_shapes(*shapes: tuple) -> tuple:
+    """The shape operands of ``shapes`` broadcast to, with torch's error: shapes are folded
+    left to right, so "tensor a" is the shape of the operands before "tensor b"."""
+    out = tuple(shapes[0])
+    for s in shapes[1:]:
+        if tuple(s) != out:
+            try:
+                out = np.broadcast_shapes(out, s)
+            except ValueError:
+                raise broadcast_error(out, s) from None
+    return out
+
+
+def broadcasting(fn: Any, a: Any, b: Any) -> Any:
+    """``fn(a, b)`` for numpy operands, with torch's error when their shapes don't broadcast."""
+    try:
+        return fn(a, b)
+    except ValueError:
+        broadcast_shapes(np.shape(a), np.shape(b))
+        raise
+
+
+def tensor_pair(x: Any, y: Any, op: str) -> None:
+    """Both operands of ``op`` must be Tensors (``torch.maximum(t, 2)`` is refused)."""
+    if not isinstance(x, Tensor):
+        raise must_be_tensor(op, x, 1)
+    if not isinstance(y, Tensor):
+        raise must_be_tensor(op, y, 2)
+
+
+def check_inplace_operands(t: Tensor, other: Any, float_result: bool = False) -> None:
+    """An in-place binary op writes into ``t``: torch first checks that the broadcast shape
+    is ``t``'s and that the result dtype (``float_result``: at least floating point) casts
+    to ``t``'s, before running the op."""
+    shape = t._data.shape
+    if isinstance(other, Tensor) and other._data.shape != shape:
+        full = broadcast_shapes(shape, other._data.shape)
+        if full != shape:
+            raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast "
+                               f"shape {list(full)}")
+    if not (isinstance(other, Tensor) or is_number(other)):
+        return  # the op itself gives the type error
+    rt = result_type(t, other)
+    if float_result and rt._cat < 2:
+        rt = get_default_dtype()
+    if rt._cat > t.dtype._cat:
+        raise RuntimeError(f"result type {scalar_name(rt)} can't be cast to the desired output "
+                           f"type {scalar_name(t.dtype)}")
+
+
 def unary_data(x: Any, op: str) -> np.ndarray:
     """The array of ``op``'s tensor argument, with torch's error for anything else."""
     if not isinstance(x, Tensor):
-        raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(x).__name__}")
+        raise must_be_tensor(op, x, 1)
     return x._data
 
 

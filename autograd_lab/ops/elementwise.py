@@ -6,10 +6,11 @@ from typing import Any
 
 import numpy as np
 
+from .. import _messages as msg
 from .._messages import scalar_name
 from . import common as c
 from .arithmetic import _save_operand, mul, mul_scalar, pow_scalar
-from .common import Node, Tensor, _with_scalar, float_dtype, sum_to, unary_data
+from .common import Node, Tensor, float_dtype, sum_to, unary_data
 from .comparison import _shape
 from .record import make, node_for, record
 
@@ -133,6 +134,77 @@ def sign(x: Tensor) -> Tensor:
     return record(SignBackward0, c.sign(data), x.dtype, x)[0]
 
 
+class SgnBackward0(Node):
+    """y = sgn(x) (for real x, sign(x));  dx = 0"""
+
+    saved_names = ("result", "self")
+
+    def backward(self, g: Any) -> Any:
+        return c.zeros_like_data(g)
+
+
+def sgn(x: Tensor) -> Tensor:
+    """sign(x) for real tensors (x / |x| for complex ones, which this engine has not)."""
+    data = unary_data(x, "sgn")
+    if x.dtype._cat == 0:
+        return make(data.copy(), x.dtype, None)
+    out, node = record(SgnBackward0, c.sign(data), x.dtype, x)
+    if node is not None:
+        node.save("self", x)
+        node.save_output("result", out)
+    return out
+
+
+class FracBackward0(Node):
+    """y = x - trunc(x);  dx = g"""
+
+    def backward(self, g: Any) -> Any:
+        return g
+
+
+def frac(x: Tensor) -> Tensor:
+    """The fractional part, x - trunc(x), with the sign of x (floating point only)."""
+    data = unary_data(x, "frac")
+    if x.dtype._cat != 2:
+        raise NotImplementedError(f"\"frac_cpu\" not implemented for '{scalar_name(x.dtype)}'")
+    with np.errstate(invalid="ignore"):
+        return record(FracBackward0, data - np.trunc(data), x.dtype, x)[0]
+
+
+class NanToNumBackward0(Node):
+    """y = x with nan, inf, -inf replaced by numbers;  dx = g where x is finite, else 0"""
+
+    saved_names = ("self",)
+
+    def backward(self, g: Any) -> Any:
+        x = self.saved("self")
+        finite = x.isfinite() if isinstance(x, Tensor) else np.isfinite(x)
+        return g * finite
+
+
+def nan_to_num(x: Tensor, nan: float | None = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> Tensor:
+    """x with nan -> ``nan`` (0), inf -> ``posinf`` and -inf -> ``neginf`` (default: the
+    dtype's largest and lowest finite values); integer and bool tensors are copied."""
+    data = unary_data(x, "nan_to_num")
+    for name, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        if v is not None and not c.is_number(v):
+            raise TypeError(f"nan_to_num(): argument '{name}' must be float, not "
+                            f"{type(v).__name__}")
+    if x.dtype._cat != 2:
+        return make(data.copy(), x.dtype, None)
+    info = np.finfo(data.dtype)
+    with np.errstate(over="ignore"):
+        fill = [data.dtype.type(d if v is None else v)
+                for v, d in ((nan, 0.0), (posinf, info.max), (neginf, info.min))]
+    out_data = np.where(np.isnan(data), fill[0],
+                        np.where(data == np.inf, fill[1], np.where(data == -np.inf, fill[2], data)))
+    out, node = record(NanToNumBackward0, out_data, x.dtype, x)
+    if node is not None:
+        node.save("self", x)
+    return out
+
+
 class ClampBackward1(Node):
     """y = clamp(x, min, max);  dx = g where min <= x <= max"""
 
@@ -157,28 +229,89 @@ class ClampMaxBackward0(ClampBackward1):
     """y = min(x, max);  dx = g where x <= max"""
 
 
+_CLAMP_NAMES: dict[type[Node], str] = {}  # node class -> the op's name (filled below)
+
+
 def clamp(x: Tensor, min: float | None = None, max: float | None = None,  # noqa: A002
           *, _cls: type[Node] = ClampBackward1) -> Tensor:
     """x limited to [min, max] (either bound may be None)."""
+    name = _CLAMP_NAMES[_cls]
+    min, max = clamp_bounds(name, x, (min, max))  # noqa: A001
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return clamp_tensor(x, min, max)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    data = unary_data(x, "clamp")
-    out_data = data
-    if min is not None:
-        out_data = np.maximum(out_data, min)
-    if max is not None:
-        out_data = np.minimum(out_data, max)
-    dt = x.dtype
-    for b in (min, max):
-        if b is not None:
-            dt = _with_scalar(dt, b) if dt._cat < 2 else dt
-    out, node = record(_cls, out_data, dt, x)
+    dt = clamp_dtype(x, min, max)
+    if dt._cat == 0:  # the kernel is named by the bounds given
+        kernel = "clamp" if min is not None and max is not None else \
+            "clamp_min" if min is not None else "clamp_max"
+        raise msg.not_implemented_for(f"{kernel}_scalar_cpu", dt)
+    out, node = record(_cls, _clamp_data(x._data, min, max), dt, x)
     if node is not None:
         node.save("self", x)
         node._saved["min"], node._saved["max"] = min, max
     return out
+
+
+def _clamp_data(data: np.ndarray, lo: Any, hi: Any) -> np.ndarray:
+    """min(max(x, lo), hi) as torch computes it: x itself on a tie (so -0.0 stays), and a nan
+    in x or in a bound gives nan."""
+    if lo is not None:
+        data = np.where((data < lo) | (lo != lo), lo, data)
+    if hi is not None:
+        data = np.where((data > hi) | (hi != hi), hi, data)
+    return data
+
+
+def clamp_dtype(x: Tensor, *bounds: Any) -> Any:
+    """The result dtype of clamping ``x`` (numbers never widen a float tensor)."""
+    return c.result_type(x, *(b for b in bounds if b is not None))
+
+
+_CLAMP_SIGNATURES = {"clamp": ("Tensor min = None, Tensor max = None",
+                               "Number min = None, Number max = None"),
+                     "clamp_min": ("Tensor min", "Number min"),
+                     "clamp_max": ("Tensor max", "Number max")}
+
+
+def clamp_bounds(name: str, x: Any, bounds: tuple, method: bool = False) -> tuple:
+    """The bounds as torch reads them: all Tensors or all numbers (a 0-d tensor that needs
+    no gradient reads as a number); torch's overload error for anything else."""
+    given = tuple(b for b in bounds if b is not None)
+    tensors = [b for b in given if isinstance(b, Tensor)]
+    if isinstance(x, Tensor) and all(isinstance(b, Tensor) or c.is_number(b) for b in given):
+        if len(tensors) in (0, len(given)):
+            return bounds
+        if all(t._data.ndim == 0 and not t._rg for t in tensors):
+            return tuple(b.item() if isinstance(b, Tensor) else b for b in bounds)
+    if method:
+        raise msg.invalid_arguments(name, given, *(f"({p})" for p in _CLAMP_SIGNATURES[name]))
+    raise msg.invalid_arguments(name, (x, *given), *(f"(Tensor input, {p}, *, Tensor out = None)"
+                                                     for p in _CLAMP_SIGNATURES[name]))
+
+
+def check_clamp_inplace(x: Tensor, *bounds: Any) -> None:
+    """``clamp_`` refuses number bounds whose type ``x`` cannot hold, naming the C++ type
+    (tensor bounds are refused where the result is written, with torch's other text)."""
+    if any(isinstance(b, Tensor) for b in bounds):
+        return
+    dt = clamp_dtype(x, *bounds)
+    if dt._cat > x.dtype._cat:
+        raise RuntimeError(f"result type {scalar_name(dt)} can't be cast to the desired output "
+                           f"type {msg.cpp_name(x.dtype)}")
+
+
+def clamp_method(name: str) -> Any:
+    """The Tensor method ``name`` (``clamp``, ``clamp_min``, ``clamp_max``), whose type errors
+    list the method's signatures."""
+    fn = {"clamp": clamp, "clamp_min": clamp_min, "clamp_max": clamp_max}[name]
+
+    def method(self: Tensor, *bounds: Any, **kw: Any) -> Tensor:
+        clamp_bounds(name, self, bounds + tuple(kw.values()), method=True)
+        return fn(self, *bounds, **kw)
+
+    method.__name__ = name
+    return method
 
 
 def clamp_min(x: Tensor, min: float) -> Tensor:  # noqa: A002
@@ -191,8 +324,13 @@ def clamp_max(x: Tensor, max: float) -> Tensor:  # noqa: A002
     return clamp(x, None, max, _cls=ClampMaxBackward0)
 
 
+_CLAMP_NAMES.update({ClampBackward1: "clamp", ClampMinBackward0: "clamp_min",
+                     ClampMaxBackward0: "clamp_max"})
+
+
 def square(x: Tensor) -> Tensor:
     """x * x."""
+    unary_data(x, "square")
     return pow_scalar(x, 2)
 
 
@@ -297,12 +435,10 @@ class ClampBackward0(Node):
 
 def clamp_tensor(x: Tensor, lo: Any, hi: Any) -> Tensor:
     """``clamp`` with tensor bounds (each bound gets a gradient too)."""
-    data = x._data
-    if lo is not None:
-        data = np.maximum(data, c.to_array(lo))
-    if hi is not None:
-        data = np.minimum(data, c.to_array(hi))
-    out, node = record(ClampBackward0, data, x.dtype, x, lo, hi)
+    dt = clamp_dtype(x, lo, hi)
+    arrays = [c.to_array(v) for v in (x, lo, hi)]
+    c.broadcast_shapes(*(np.shape(a) for a in arrays if a is not None))
+    out, node = record(ClampBackward0, _clamp_data(*arrays), dt, x, lo, hi)
     if node is not None:
         node.shapes = (x._data.shape, _shape(lo), _shape(hi))
         node.save("self", x)

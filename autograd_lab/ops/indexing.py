@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import bool_, int64, uint8
+from .._dtype import bool_, check_fill, int64, uint8
 from .._messages import cpp_name
 from . import common as c
 from .common import Node, Tensor, norm_dim, norm_dims
@@ -519,30 +519,36 @@ class MaskedFillBackward0(Node):
 
     saved_names = ("mask",)
 
+    in_shape: tuple | None = None  # x's shape, when x broadcast to the mask's
+
     def backward(self, g: Any) -> Any:
         mask = self.saved("mask")
         if isinstance(g, Tensor):
-            out = choose(mask, 0.0, g)
+            gx = choose(mask, 0.0, g)
         else:
-            out = np.where(mask, np.zeros((), dtype=g.dtype), g)
-        shape = self.__dict__.get("self_shape")  # a mask that broadcast x to a larger shape
-        return out if shape is None else c.sum_to(out, shape)
+            gx = np.where(mask, np.zeros((), dtype=g.dtype), g)
+        return gx if self.in_shape is None else c.sum_to(gx, self.in_shape)
 
 
-def masked_fill(x: Tensor, mask: Tensor, value: float) -> Tensor:
-    """x with ``value`` where ``mask`` (a bool tensor broadcasting to x) is True."""
+def masked_fill(x: Tensor, mask: Tensor, value: float, *, _inplace: bool = False) -> Tensor:
+    """x with ``value`` where ``mask`` is True (x and the bool ``mask`` broadcast)."""
     if mask.dtype is not bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{cpp_name(mask.dtype)}")
+    shapes = (x._data.shape, mask._data.shape)  # torch names them in this order in place
+    shape = c.broadcast_shapes(*(shapes if _inplace else shapes[::-1]))
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
+                               f"got tensor with {value._data.ndim} dimension(s).")
+        value = value._data
+    else:
+        check_fill(value, x.dtype)
     node = node_for(MaskedFillBackward0, x)
-    if mask._data.shape != x._data.shape:
-        try:
-            shape = np.broadcast_shapes(mask._data.shape, x._data.shape)
-        except ValueError:
-            raise c.broadcast_error(mask._data.shape, x._data.shape) from None
-        if shape != x._data.shape and node is not None:  # x broadcast to the mask's shape
-            node.self_shape = x._data.shape
-    out = make(np.where(mask._data, np.asarray(value, dtype=x.dtype.np), x._data), x.dtype, node)
+    fill = np.array(value).astype(x.dtype.np)  # an int wraps into an unsigned type
+    out = make(np.where(mask._data, fill, x._data), x.dtype, node)
+    if node is not None and shape != x._data.shape:
+        node.in_shape = x._data.shape
     if node is not None:
         node.save("mask", mask)
     return out

@@ -14,7 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _messages as msg
-from .._dtype import from_numpy_dtype
+from .._dtype import check_fill, from_numpy_dtype
 from ..node import SavedTensor, _strip, dense, edge, new_node
 from .common import STATE, Node, Tensor, sum_to
 from .indexing import _is_advanced, getitem, masked_fill, sequence_key
@@ -439,6 +439,8 @@ def zero_(t: Tensor) -> Tensor:
 
 def fill_(t: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place."""
+    if not isinstance(value, Tensor):
+        check_fill(value, t.dtype)
     return _constant_fill(t, value, FillBackward2)
 
 
@@ -465,4 +467,4 @@ def masked_fill_(x: Tensor, mask: Tensor, value: float) -> Tensor:
         check_inplace(x)
         check_overlap(x, (mask,))
         check_broadcast_into(x._data.shape, mask._data.shape)
-    return apply_inplace(x, lambda a: masked_fill(a, mask, value))
+    return apply_inplace(x, lambda a: masked_fill(a, mask, value, _inplace=True))

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _messages as msg
 from .._messages import cpp_name, scalar_name
 from . import common as c
 from .arithmetic import mul
@@ -25,10 +26,14 @@ from .views import (
     view,
 )
 
+_KERNELS = {"mm": "addmm_impl_cpu_", "mv": "addmv_impl_cpu", "bmm": "bmm", "dot": "dot"}
+
 
 def _float_check(a: Tensor, b: Tensor, name: str) -> None:
-    """torch's dtype-mismatch message of each product (they differ)."""
+    """torch's dtype-mismatch message of each product (they differ); bool has no kernel."""
     if a.dtype is b.dtype:
+        if a.dtype._cat == 0:
+            raise msg.not_implemented_for(_KERNELS[name], a.dtype)
         return
     if name == "mm":
         text = (f"expected m1 and m2 to have the same dtype, but got: {cpp_name(a.dtype)} "
@@ -151,6 +156,7 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
             f"dot : expected both vectors to have same dtype, but found {scalar_name(a.dtype)} "
             f"and {scalar_name(b.dtype)}"
         )
+    _float_check(a, b, "dot")
     out, node = record(DotBackward0, np.dot(a._data, b._data), a.dtype, a, b)
     if node is not None:
         _save_factors(node, a, b, "self", "tensor")

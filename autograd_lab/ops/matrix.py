@@ -181,3 +181,55 @@ def cumsum(x: Tensor, dim: int | None = None, *, dtype: DType | None = None) -> 
         node._saved["dim"] = d
         c.show_saved(node, dim=c.shown_dim(dim))
     return make(out_data, dt, node)
+
+
+# ---- roll ----------------------------------------------------------------------------------
+
+class RollBackward0(Node):
+    """y = roll(x, shifts, dims) (elements move by ``shifts`` along ``dims``, wrapping round);
+    dx = roll(g, -shifts, dims)"""
+
+    saved_names = ("dims", "shifts")
+
+    def backward(self, g: Any) -> Any:
+        back = tuple(-s for s in self._saved["shifts"])
+        dims = self._saved["dims"]
+        if isinstance(g, Tensor):
+            return roll(g, back, dims)
+        return _roll_data(g, back, dims)
+
+
+def _roll_data(a: np.ndarray, shifts: tuple, dims: tuple) -> np.ndarray:
+    if not dims:  # no dims: roll the flattened tensor
+        return np.roll(a.reshape(-1), shifts[0]).reshape(a.shape)
+    return np.roll(a, shifts, axis=dims)
+
+
+def _int_tuple(v: Any, name: str, position: int) -> tuple:
+    """``shifts``/``dims`` as a tuple of ints, with torch's error for anything else."""
+    items = (v,) if isinstance(v, (int, np.integer)) else v
+    if isinstance(items, (tuple, list)) and all(
+            isinstance(i, (int, np.integer)) and not isinstance(i, bool) for i in items):
+        return tuple(int(i) for i in items)
+    raise TypeError(f"roll(): argument '{name}' (position {position}) must be tuple of ints, "
+                    f"not {type(v).__name__}")
+
+
+def roll(x: Tensor, shifts: Any, dims: Any = ()) -> Tensor:
+    """Elements shifted by ``shifts`` along ``dims`` (the last ones wrap round to the
+    front); with no ``dims``, along the flattened tensor."""
+    data = c.unary_data(x, "roll")
+    sh, dm = _int_tuple(shifts, "shifts", 1), _int_tuple(dims, "dims", 2)
+    if not sh:
+        raise RuntimeError("`shifts` required")
+    if dm and len(sh) != len(dm) or not dm and len(sh) != 1:
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(sh)}, dims:"
+                           f"{len(dm)}")
+    if dm and data.ndim == 0:
+        raise IndexError(f"Dimension specified as {dm[0]} but tensor has no dimensions")
+    axes = tuple(norm_dim(d, data.ndim) for d in dm)
+    node = node_for(RollBackward0, x)
+    if node is not None:
+        node._saved.update(shifts=sh, dims=dm)
+        c.show_saved(node, shifts=c.shown_dims(sh), dims=c.shown_dims(dm))
+    return make(_roll_data(data, sh, axes), x.dtype, node)

@@ -1,0 +1,142 @@
+"""Elementwise functions of two tensors beyond arithmetic: ``atan2``, ``hypot``, ``fmod``.
+
+Operands broadcast and promote as in arithmetic (``arithmetic._binary`` records them);
+``atan2`` and ``hypot`` take Tensors only, ``fmod`` also a number as its divisor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _messages as msg
+from .._dtype import bool_, get_default_dtype
+from . import common as c
+from .arithmetic import _binary, check_integer_divisor, div
+from .common import BinaryNode, Node, Tensor, tensor_pair
+from .indexing import masked_fill
+from .record import record
+
+_F64 = np.dtype(np.float64)
+
+
+def _in_f64(fn: Any) -> Any:
+    """``fn`` computed in double, rounded once to the result's dtype by the caller: torch's
+    float32 kernels are accurate to about an ulp, numpy's float32 loops less so."""
+
+    def run(a: Any, b: Any) -> Any:
+        return fn(np.asarray(a, dtype=_F64), np.asarray(b, dtype=_F64))
+
+    return run
+
+
+# ---- atan2 ---------------------------------------------------------------------------------
+
+class Atan2Backward0(BinaryNode):
+    """z = atan2(x, y);  dx = g * y / (x^2 + y^2),  dy = -g * x / (x^2 + y^2)
+    (both 0 where x = y = 0)"""
+
+    saved_names = ("other", "self")
+
+    def backward(self, g: Any) -> tuple:
+        x, y = self.saved("self"), self.saved("other")
+        denom = x * x + y * y
+        if isinstance(denom, Tensor):
+            recip = masked_fill(denom.reciprocal(), denom == 0, 0.0)
+        else:
+            with np.errstate(divide="ignore"):
+                recip = np.where(denom == 0, denom.dtype.type(0), np.reciprocal(denom))
+        if self.needs(1) and getattr(x, "dtype", None) in (bool_, np.bool_):
+            raise RuntimeError(msg.BOOL_NEGATION)  # torch's formula negates x
+        gx = self.reduce(0, g * y * recip) if self.needs(0) else None
+        gy = self.reduce(1, g * -x * recip) if self.needs(1) else None
+        return gx, gy
+
+
+def atan2(x: Tensor, y: Tensor) -> Tensor:
+    """The angle of the point (y, x) from the positive x axis, in (-pi, pi]."""
+    tensor_pair(x, y, "atan2")
+    if c.result_type(x, y)._cat != 2:  # integers and bools: computed in the default dtype
+        x, y = x.to(get_default_dtype()), y.to(get_default_dtype())
+    out, node = _binary(Atan2Backward0, _in_f64(np.arctan2), x, y, "atan2")
+    if node is not None:
+        node.save("self", x)
+        node.save("other", y)
+    return out
+
+
+# ---- hypot ---------------------------------------------------------------------------------
+
+class HypotBackward0(BinaryNode):
+    """z = sqrt(x^2 + y^2);  dx = g * x / z,  dy = g * y / z"""
+
+    saved_names = ("other", "result", "self")
+
+    def backward(self, g: Any) -> tuple:
+        z = self.saved("result")
+        gx = self.reduce(0, g * self.saved("self") / z) if self.needs(0) else None
+        gy = self.reduce(1, g * self.saved("other") / z) if self.needs(1) else None
+        return gx, gy
+
+
+def hypot(x: Tensor, y: Tensor) -> Tensor:
+    """sqrt(x^2 + y^2), without overflow for large x or y (floating point only)."""
+    tensor_pair(x, y, "hypot")
+    dt = c.result_type(x, y)
+    if dt._cat != 2:
+        raise msg.not_implemented_for("hypot_cpu", dt)
+    out, node = _binary(HypotBackward0, _in_f64(np.hypot), x, y, "hypot")
+    if node is not None:
+        node.save("self", x)
+        node.save("other", y)
+        node.save_output("result", out)
+    return out
+
+
+# ---- fmod ----------------------------------------------------------------------------------
+
+class FmodBackward0(Node):
+    """z = fmod(x, s) (s a number);  dx = g"""
+
+    def backward(self, g: Any) -> Any:
+        return g
+
+
+class FmodBackward1(BinaryNode):
+    """z = x - trunc(x / y) * y;  dx = g,  dy = -g * trunc(x / y)"""
+
+    saved_names = ("other", "self")
+
+    def backward(self, g: Any) -> tuple:
+        gy = None
+        if self.needs(1):
+            x, y = self.saved("self"), self.saved("other")
+            if isinstance(x, Tensor) or isinstance(y, Tensor):
+                q = div(x, y, rounding_mode="trunc")
+            else:
+                with np.errstate(all="ignore"):  # in the result's dtype, as torch divides
+                    q = np.trunc(c.cast(x, self.out_dtype) / c.cast(y, self.out_dtype))
+            gy = self.reduce(1, -g * q)
+        return (self.reduce(0, g) if self.needs(0) else None), gy
+
+
+def fmod(x: Tensor, y: Any) -> Tensor:
+    """x - trunc(x / y) * y: the remainder with the sign of x (C's fmod)."""
+    if not isinstance(x, Tensor) or not (isinstance(y, Tensor) or c.is_number(y)):
+        raise msg.invalid_arguments("fmod", (x, y), msg.TENSOR_TENSOR, msg.TENSOR_NUMBER)
+    a, b, dt = c.binary_args(x, y, "fmod")
+    if dt._cat == 0:
+        raise msg.not_implemented_for("fmod_cpu", dt)
+    check_integer_divisor(b, dt)
+    if not isinstance(y, Tensor):
+        with np.errstate(all="ignore"):
+            data = np.fmod(a if dt is x.dtype else a.astype(dt.np), b)
+        return record(FmodBackward0, data, dt, x)[0]
+    with np.errstate(all="ignore"):
+        out, node = _binary(FmodBackward1, np.fmod, x, y, "fmod")
+    if node is not None:
+        node.out_dtype = dt
+        node.save("self", x)
+        node.save("other", y)
+    return out
