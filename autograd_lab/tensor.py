@@ -208,6 +208,8 @@ class Tensor:
         """The shape, or the size of dim ``dim``."""
         if dim is None:
             return Size(self._data.shape)
+        if not self._data.ndim:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._data.shape[_dim(dim, self._data.ndim)]
 
     def dim(self) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import int64, uint8
+from .._dtype import float16, float32, float64, int64, uint8
 from .._messages import scalar_name
 from . import common as c
 from .common import Node, Tensor
@@ -167,7 +167,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
         raise RuntimeError(f'"mse_cpu" not implemented for \'{scalar_name(dt)}\'')
     x = input._data if input.dtype is dt else input._data.astype(dt.np)
     y = target._data if target.dtype is dt else target._data.astype(dt.np)
-    d = x - y
+    d = np.asarray(x - y)  # (0-d operands give a numpy scalar)
     sq = np.multiply(d, d, out=d)
     if reduction:  # torch: loss.mean() is loss.sum() / numel, adding in torch's order
         data = _np_mean(sq, dt) if reduction == 1 else _sum_data(sq, tuple(range(sq.ndim)),
@@ -195,13 +195,17 @@ def warn_size_mismatch(input: Tensor, target: Tensor, stacklevel: int) -> None:
 # ---- binary cross-entropy ------------------------------------------------------------------
 
 _EPS = 1e-12
+_FLOATS = {d.np: d for d in (float16, float32, float64)}
 
 
 def _reduce(loss: np.ndarray, reduction: int) -> np.ndarray:
-    """reduction 0: none, 1: mean, 2: sum."""
+    """reduction 0: none, 1: mean (of nothing: nan), 2: sum -- adding in torch's order."""
     if reduction == 0:
         return loss
-    return loss.mean() if reduction == 1 else loss.sum()
+    dt = _FLOATS[loss.dtype]
+    if reduction == 1:
+        return _np_mean(loss, dt)
+    return _sum_data(loss, tuple(range(loss.ndim)), False, dt)
 
 
 def _grad_scale(g: Any, n: int, reduction: int) -> Any:
@@ -261,11 +265,12 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {scalar_name(target.dtype)} but expected "
                            f"{scalar_name(input.dtype)}")
-    if ((p < 0) | (p > 1)).any():
+    if not ((p >= 0) & (p <= 1)).all():  # nan fails too
         raise RuntimeError("all elements of input should be between 0 and 1")
     one = p.dtype.type(1)
-    log_p = np.maximum(np.log(p), p.dtype.type(-100))
-    log_1p = np.maximum(np.log(one - p), p.dtype.type(-100))
+    with np.errstate(divide="ignore"):  # log(0) = -inf, clamped
+        log_p = np.maximum(np.log(p), p.dtype.type(-100))
+        log_1p = np.maximum(np.log(one - p), p.dtype.type(-100))
     loss = -((t * log_p) + (one - t) * log_1p)
     return _bce_result(BinaryCrossEntropyBackward0, loss, input, target, weight, reduction)
 
@@ -309,7 +314,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     t = target._data.astype(x.dtype, copy=False)
     one = x.dtype.type(1)
     max_val = np.maximum(-x, x.dtype.type(0))
-    log_term = np.log(np.exp(-max_val) + np.exp(-x - max_val)) + max_val  # log(1 + exp(-x))
+    with np.errstate(over="ignore", invalid="ignore"):  # log(1 + exp(-x)), as torch writes it
+        log_term = np.log(np.exp(-max_val) + np.exp(-x - max_val)) + max_val
     if pos_weight is not None:
         log_weight = (pos_weight._data - one) * t + one
         loss = (one - t) * x + log_weight * log_term
