@@ -461,7 +461,7 @@ def logsumexp(x: Tensor, dim: Any = _MISSING, keepdim: bool = False) -> Tensor:
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if a.size:
             m = a.max(axis=axes, keepdims=True)
-            m[np.abs(m) == np.inf] = 0
+            m = np.where(np.abs(m) == np.inf, a.dtype.type(0), m)
             r = np.log(_sum_data(np.exp(a - m), axes, True, dt)) + m
         else:
             r = np.full(_keepdim_shape(a.shape, axes), -np.inf, dtype=dt.np)

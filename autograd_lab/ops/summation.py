@@ -239,6 +239,11 @@ def torch_sum(a: np.ndarray, axes: tuple, keepdims: bool = False) -> Any:
         nred *= shape[d]
     if nred == 1:  # only size-1 dims reduced: a copy
         return _keep((a + a.dtype.type(0)).reshape(out_shape), shape, axes, keepdims)
+    if 1 in shape:  # size-1 dims change nothing in torch's iteration (they are coalesced)
+        keep = [d for d in range(a.ndim) if shape[d] != 1]
+        sq = a.reshape(tuple(shape[d] for d in keep))  # a view: the strides stay
+        sub = tuple(i for i, d in enumerate(keep) if d in axes)
+        return _keep(torch_sum(sq, sub).reshape(out_shape), shape, axes, keepdims)
     if a.flags.c_contiguous:  # the common layouts, without the general iteration below
         nd = a.ndim
         if axes == tuple(range(nd - len(axes), nd)):  # trailing dims: one sum per row
