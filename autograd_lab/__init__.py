@@ -57,6 +57,7 @@ from .ops import (
 )
 from .ops.common import result_type as _result_type
 from .ops.linalg import addmm
+from .ops.summation import get_num_threads, set_num_threads
 from .tensor_methods import _all as all, _any as any  # noqa: A004
 from .factories import (
     arange, as_tensor, device, empty, empty_like, eye, from_numpy, full, full_like, linspace,

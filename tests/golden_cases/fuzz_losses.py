@@ -216,3 +216,14 @@ case("bce_with_logits_pos_weight_grad", """
     y.backward()
     result = (y, x.grad)
 """)
+for threads in (1, 2, 3):
+    case(f"large_sums_bits_{threads}_threads", f"""
+        before = torch.get_num_threads()
+        torch.set_num_threads({threads})
+        x = torch.arange(100003, dtype=torch.float32) / 7
+        t = torch.arange(100003, dtype=torch.float32).flip(0) / 3
+        result = [x.sum().item().hex(), x.mean().item().hex(), x.reshape(-1, 1).t().sum().item().hex(),
+                  F.mse_loss(x, t, reduction='sum').item().hex(), F.mse_loss(x, t).item().hex(),
+                  F.l1_loss(x, t).item().hex(), torch.get_num_threads()]
+        torch.set_num_threads(before)
+    """)
