@@ -44,6 +44,13 @@ def _reduced_shape(shape: tuple, axes: tuple, keepdim: bool) -> tuple:
     return tuple(s for i, s in enumerate(shape) if i not in axes)
 
 
+def _reduce_dims(dim: Any, ndim: int) -> tuple:
+    """The dims a ``dim`` argument reduces: an empty list or tuple means all of them."""
+    if not isinstance(dim, int) and len(dim) == 0:
+        return tuple(range(ndim))
+    return norm_dims(dim, ndim)
+
+
 def _count(shape: tuple, dims: tuple) -> int:
     """How many elements a reduction over ``dims`` combines (1 for a 0-d tensor)."""
     n = 1
@@ -90,7 +97,7 @@ def sum(x: Tensor, dim: Any = None, keepdim: bool = False, *,  # noqa: A001
         if node is not None:
             node._saved["self_sym_sizes"] = data.shape
         return out
-    dims = norm_dims(dim, data.ndim)
+    dims = _reduce_dims(dim, data.ndim)
     node = node_for(SumBackward1, x)
     out = make(_sum_data(data, dims, keepdim, dt) if data.ndim else data.astype(dt.np), dt,
                node)
@@ -131,8 +138,9 @@ def _need_float(x: Tensor, name: str, dt: DType | None) -> DType:
     """The result dtype of ``mean``-like ops (``dt`` or x's), which must be floating point."""
     d = dt or x.dtype
     if not d.is_floating_point:
+        which = "Optional" if dt is not None else "Input"
         raise RuntimeError(
-            f"{name}(): could not infer output dtype. Input dtype must be either a floating "
+            f"{name}(): could not infer output dtype. {which} dtype must be either a floating "
             f"point or complex dtype. Got: {_scalar_name(d)}"
         )
     return d
@@ -148,7 +156,7 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *,
         if node is not None:
             node._saved.update(self_sym_sizes=data.shape, self_sym_numel=data.size)
         return out
-    dims = norm_dims(dim, data.ndim)
+    dims = _reduce_dims(dim, data.ndim)
     node = node_for(MeanBackward1, x)
     out = make(_np_mean(data, dt, axis=dims, keepdims=keepdim) if data.ndim else data,
                dt, node)

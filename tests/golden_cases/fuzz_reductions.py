@@ -363,3 +363,12 @@ case("sum_to_size1_dims_bits", """
     (p * p).sum().backward()
     result = [v.hex() for v in w.grad.flatten().tolist()]
 """)
+case("sum_mean_empty_dim_list_reduces_all", """
+    x = torch.tensor([[1., 2.]], requires_grad=True)
+    y, z = x.sum(()), x.mean([], keepdim=True)
+    (y + z.sum()).backward()
+    result = (y, z, x.grad, y.grad_fn._saved_dim, z.grad_fn._saved_dim,
+              torch.tensor(2., requires_grad=True).sum(()), torch.tensor([1, 2]).sum(()))
+""")
+case("mean_optional_dtype_error", "result = torch.tensor([1., 2.]).mean(dtype=torch.int64)\n")
+case("mean_int_input_error", "result = torch.tensor([1, 2]).mean(0)\n")
