@@ -313,11 +313,17 @@ def accumulate_grad(var: Tensor, g: Any, create_graph: bool) -> Any:
             var._grad._data += g._data
             var._grad._vc[0] += 1
     elif var._grad is None:
-        if not (type(g) is np.ndarray and g.base is None and g.dtype == var.dtype.np
-                and g.flags.writeable and getrefcount(g) <= _ONLY_OURS):
-            g = np.array(g, dtype=var.dtype.np, copy=True)
+        copied = not (type(g) is np.ndarray and g.base is None and g.dtype == var.dtype.np
+                      and g.flags.writeable and getrefcount(g) <= _ONLY_OURS
+                      and (g.flags.c_contiguous or g.strides == var._data.strides))
+        if copied:  # torch: empty_strided like the leaf, then copy_ (version 1)
+            buf = np.empty_like(var._data)
+            buf[...] = g
+            g = buf
         # else nothing else holds this fresh buffer: keep it, as torch's AccumulateGrad does
         var._grad = _make(g, var.dtype, None)
+        if copied:
+            var._grad._vc[0] = 1
     elif create_graph or var._grad._rg:
         var._grad = var._grad + _wrap_grad(g)
     else:

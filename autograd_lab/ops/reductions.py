@@ -116,7 +116,7 @@ class MeanBackward0(Node):
         n, shape = self._saved["self_sym_numel"], self._saved["self_sym_sizes"]
         if isinstance(g, Tensor):  # torch's graph: grad.expand(sizes) / numel (DivBackward1)
             return div_scalar(c.expand(g, shape), n)
-        return c.expand(g / n, shape)
+        return np.broadcast_to(g, shape) / n  # a new array, as torch's (AccumulateGrad keeps it)
 
 
 class MeanBackward1(Node):
@@ -131,7 +131,7 @@ class MeanBackward1(Node):
             g = c.reshape(g, _keepdim_shape(shape, dims))
         if isinstance(g, Tensor):
             return div_scalar(c.expand(g, shape), n)
-        return c.expand(g / n, shape)
+        return np.broadcast_to(g, shape) / n
 
 
 def _need_float(x: Tensor, name: str, dt: DType | None) -> DType:

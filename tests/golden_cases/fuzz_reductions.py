@@ -372,3 +372,32 @@ case("sum_mean_empty_dim_list_reduces_all", """
 """)
 case("mean_optional_dtype_error", "result = torch.tensor([1., 2.]).mean(dtype=torch.int64)\n")
 case("mean_int_input_error", "result = torch.tensor([1, 2]).mean(0)\n")
+
+# ---- the version of a leaf's first .grad: copied by AccumulateGrad (1) or kept (0) ----------
+
+GRAD_VERSION = {
+    "sum": "x.sum().backward(retain_graph=True)",
+    "sum_dim": "x.sum(1).sum().backward()",
+    "mean": "x.mean().backward()",
+    "mean_dim": "x.mean(0).sum().backward()",
+    "expand_sum": "x.expand(3, 2, 3).sum().backward()",
+    "scalar_times": "(x * 2).sum().backward()",
+    "twice": "x.sum().backward(); x.sum().backward()",
+    "given_gradient": "x.backward(torch.ones(2, 3))",
+}
+for name, code in GRAD_VERSION.items():
+    case(f"grad_version_{name}", f"""
+        x = torch.tensor([[0.09, -1.03, 1.97], [-0.57, 1.42, 0.66]], requires_grad=True)
+        {code}
+        result = (x.grad._version, x.grad.stride(), x.grad)
+    """)
+case("grad_version_0d_backward", """
+    x = torch.tensor(0.29, requires_grad=True)
+    x.backward(retain_graph=True)
+    result = (x.grad._version, x.grad)
+""")
+case("grad_version_transposed_leaf", """
+    x = torch.tensor([[1., 2.], [3., 4.]]).t().requires_grad_()
+    x.sum().backward()
+    result = (x.grad._version, x.grad.stride(), x.grad)
+""")
