@@ -97,11 +97,23 @@ class HuberLossBackward0(_PiecewiseLossBackward):
     saved_names = ("delta", "reduction", "self", "target")
     param = "delta"
 
+    def backward(self, g: Any) -> tuple:
+        x, y = self.saved("self"), self.saved("target")
+        if x.dtype != y.dtype:  # torch's backward kernel wants one dtype
+            raise RuntimeError(f"Found dtype {_name(y.dtype)} but expected {_name(x.dtype)}")
+        return super().backward(g)
+
     def _outside(self, norm: Any, g: Any, k: Any) -> Any:
         return g * norm * k
 
     def _inside(self, norm: Any, d: Any, g: Any, k: Any) -> Any:
         return d * norm * g
+
+
+def _name(dt: Any) -> str:
+    """torch's scalar type name of a numpy or torch dtype."""
+    return scalar_name(dt) if not isinstance(dt, np.dtype) else \
+        {"float16": "Half", "float32": "Float", "float64": "Double"}[dt.name]
 
 
 def _piecewise(cls: type[Node], name: str, input: Tensor, target: Tensor, reduction: int,
@@ -115,6 +127,8 @@ def _piecewise(cls: type[Node], name: str, input: Tensor, target: Tensor, reduct
             loss = np.where(z < kk, half * z * z, kk * (z - half * kk))
         else:
             loss = np.where(z < kk, half * z * z / kk, z - half * kk)
+    if huber:  # torch writes huber's loss into a tensor like the input
+        dt = input.dtype
     out, node = record(cls, _reduce(loss.astype(dt.np, copy=False), reduction, dt), dt,
                        input, target)
     if node is not None:

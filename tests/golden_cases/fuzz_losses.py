@@ -227,3 +227,17 @@ for threads in (1, 2, 3):
                   F.l1_loss(x, t).item().hex(), torch.get_num_threads()]
         torch.set_num_threads(before)
     """)
+case("huber_mixed_dtypes", """
+    a = torch.tensor([1., 2.5], requires_grad=True)
+    b = torch.tensor([0.5, 4.], dtype=torch.float64, requires_grad=True)
+    y = F.huber_loss(a, b)
+    result = (y, F.huber_loss(b, a, reduction='none'))
+    y.backward()
+""")
+case("smooth_l1_mse_mixed_dtypes", """
+    a = torch.tensor([1., 2.5], requires_grad=True)
+    b = torch.tensor([0.5, 4.], dtype=torch.float64, requires_grad=True)
+    y = F.smooth_l1_loss(a, b) + F.mse_loss(a, b) + F.l1_loss(a, b)
+    y.backward()
+    result = (y, a.grad, b.grad)
+""")
