@@ -287,6 +287,13 @@ class AccumulateGrad(Node):
         return 2**64 - 1
 
 
+def _same_layout(g: np.ndarray, v: np.ndarray) -> bool:
+    """torch's ``obeys_layout_contract``: g's strides are v's (dims of size 1 aside)."""
+    if g.shape != v.shape:
+        return False
+    return all(n == 1 or a == b for n, a, b in zip(g.shape, g.strides, v.strides))
+
+
 def accumulate_grad(var: Tensor, g: Any, create_graph: bool) -> Any:
     """``var.grad += g``: what an ``AccumulateGrad`` node does with its gradient. Returns
     ``g`` as it was added (in ``var``'s dtype).
@@ -313,16 +320,16 @@ def accumulate_grad(var: Tensor, g: Any, create_graph: bool) -> Any:
             var._grad._data += g._data
             var._grad._vc[0] += 1
     elif var._grad is None:
-        copied = not (type(g) is np.ndarray and g.base is None and g.dtype == var.dtype.np
-                      and g.flags.writeable and getrefcount(g) <= _ONLY_OURS
-                      and (g.flags.c_contiguous or g.strides == var._data.strides))
-        if copied:  # torch: empty_strided like the leaf, then copy_ (version 1)
-            buf = np.empty_like(var._data)
+        # torch keeps a gradient nothing else holds whose strides are the leaf's; else it
+        # copies it into a tensor laid out like the leaf (empty_strided + copy_: version 1)
+        torch_copies = not (type(g) is np.ndarray and getrefcount(g) <= _ONLY_OURS
+                            and _same_layout(g, var._data))
+        if torch_copies or not g.flags.writeable or g.dtype != var.dtype.np:
+            buf = np.empty_like(var._data)  # (a read-only broadcast cannot be kept here)
             buf[...] = g
             g = buf
-        # else nothing else holds this fresh buffer: keep it, as torch's AccumulateGrad does
         var._grad = _make(g, var.dtype, None)
-        if copied:
+        if torch_copies:
             var._grad._vc[0] = 1
     elif create_graph or var._grad._rg:
         var._grad = var._grad + _wrap_grad(g)

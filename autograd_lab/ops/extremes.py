@@ -134,7 +134,12 @@ class AmaxBackward0(Node):
         dims = self._saved["dim"]
         y, g = _unreduce(self._saved["keepdim"], x.shape, dims, y, g)
         mask = x == y
-        return g * mask / c.sum_keep(mask * 1.0, dims)
+        if isinstance(g, Tensor) or isinstance(x, Tensor):
+            return g * mask / c.sum_keep(mask * 1.0, dims)
+        out = np.empty_like(x)  # laid out like x, as torch's elementwise result
+        with np.errstate(invalid="ignore", divide="ignore"):  # (a NaN slice: 0 / 0)
+            np.multiply(g / c.sum_keep(mask.astype(x.dtype), dims), mask, out=out)
+        return out
 
 
 class AminBackward0(AmaxBackward0):

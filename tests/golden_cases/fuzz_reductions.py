@@ -401,3 +401,20 @@ case("grad_version_transposed_leaf", """
     x.sum().backward()
     result = (x.grad._version, x.grad.stride(), x.grad)
 """)
+GRAD_LAYOUT = {
+    "0d_sum": ("torch.tensor(0.5, requires_grad=True)", "x.sum().backward()"),
+    "transposed_narrow": ("torch.tensor([[1.39, 0., 0.24], [-0.09, 0.15, 0.]]).t().requires_grad_()",
+                          "x.narrow(0, 0, 1).sum().backward()"),
+    "transposed_amin": ("torch.tensor([[2.35, 1.38, -0.63], [1.75, -0.32, 1.31]]).t().requires_grad_()",
+                        "x.amin(-1).sum().backward()"),
+    "view_of_leaf": ("torch.tensor(-2.61, requires_grad=True)", "x.flatten()[None].sum().backward()"),
+    "broadcast_operand": ("torch.tensor([[1., 2.]], requires_grad=True)",
+                          "(x * torch.tensor([[1.], [2.]])).sum().backward()"),
+    "dtype_cast": ("torch.tensor([1., 2.], requires_grad=True)", "x.double().sum().backward()"),
+}
+for name, (leaf, code) in GRAD_LAYOUT.items():
+    case(f"grad_version_{name}", f"""
+        x = {leaf}
+        {code}
+        result = (x.grad._version, x.grad.stride(), x.grad)
+    """)
