@@ -45,19 +45,20 @@ from . import tensor_methods  # noqa: E402,F401  (installs the Tensor methods)
 from .ops import (
     abs, acos, add, allclose, amax, amin, argmax, argmin, argsort, asin, atan, bitwise_and,
     bitwise_not, bitwise_or, bitwise_xor, bmm, broadcast_to, cat, ceil, chunk, clamp, clamp_max,
-    clamp_min, clone, cos, cosh, count_nonzero, cumsum, diag, diagonal, div, dot, eq, equal, erf,
-    exp, exp2, expm1, flatten, flip, floor, floor_divide, gather, ge, gt, hstack, index_select,
-    isclose, isfinite, isinf, isnan, le, log, log1p, log2, log10, log_softmax, logical_and,
-    logical_not, logical_or, logical_xor, logsumexp, lt, masked_fill, matmul, max, maximum, mean,
-    min, minimum, mm, mul, mv, narrow, ne, neg, nonzero, norm, outer, permute, pow, prod,
-    reciprocal, relu, remainder, repeat, repeat_interleave, reshape, round, rsqrt, rsub, scatter,
-    scatter_add, select, sigmoid, sign, sin, sinh, softmax, sort, split, sqrt, square, squeeze,
-    stack, std, sub, sum, t, tan, tanh, tile, topk, trace, transpose, tril, triu, trunc, unbind,
-    unsqueeze, var, vstack, where,
+    clamp_min, clone, cos, cosh, count_nonzero, cumprod, cumsum, diag, diagonal, div, dot, eq,
+    equal, erf, exp, exp2, expm1, flatten, flip, floor, floor_divide, gather, ge, gt, hstack,
+    index_select, isclose, isfinite, isinf, isnan, le, log, log1p, log2, log10, log_softmax,
+    logical_and, logical_not, logical_or, logical_xor, logsumexp, lt, masked_fill, matmul, max,
+    maximum, mean, median, min, minimum, mm, mul, mv, narrow, ne, neg, nonzero, norm, outer,
+    permute, pow, prod, reciprocal, relu, remainder, repeat, repeat_interleave, reshape, round,
+    rsqrt, rsub, scatter, scatter_add, select, sigmoid, sign, sin, sinh, softmax, sort, split, sqrt,
+    square, squeeze, stack, std, sub, sum, t, tan, tanh, tile, topk, trace, transpose, tril, triu,
+    trunc, unbind, unsqueeze, var, vstack, where,
 )
 from .ops import atan2, fmod, frac, hypot, nan_to_num, roll, sgn
 from .ops.common import result_type as _result_type
 from .ops.linalg import addmm
+from .ops.summation import get_num_threads, set_num_threads
 from .tensor_methods import _all as all, _any as any  # noqa: A004
 from .factories import (
     arange, as_tensor, device, empty, empty_like, eye, from_numpy, full, full_like, linspace,

@@ -18,7 +18,9 @@ from .ops import activation as A
 from .ops import arithmetic as Ar
 from .ops import binary_functions as B
 from .ops import comparison as Cm
+from .ops import cumulative as Cu
 from .ops import elementwise as E
+from .ops import extremes as Ex
 from .ops import indexing as Ix
 from .ops import inplace as I
 from .ops import join_split as J
@@ -29,7 +31,6 @@ from .ops import softmax_family as Sm
 from .ops import sorting as S
 from .ops import views as V
 from .ops.common import OperandTypeError, check_inplace_operands, numpy_aliases
-from .ops.record import make
 from .tensor import Tensor
 
 
@@ -185,21 +186,21 @@ def _where(self: Tensor, condition: Any, other: Any) -> Tensor:
 
 
 def _max(self: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
-    return R.max(self, dim, keepdim)
+    return Ex.max(self, dim, keepdim)
 
 
 def _min(self: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
-    return R.min(self, dim, keepdim)
+    return Ex.min(self, dim, keepdim)
 
 
 def _all(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """Whether every element (over ``dim``) is nonzero, as a bool tensor."""
-    return make(self._data.all(axis=dim, keepdims=keepdim), bool_, None)
+    return R.all(self, dim, keepdim)
 
 
 def _any(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """Whether some element (over ``dim``) is nonzero, as a bool tensor."""
-    return make(self._data.any(axis=dim, keepdims=keepdim), bool_, None)
+    return R.any(self, dim, keepdim)
 
 
 def _view_as(self: Tensor, other: Tensor) -> Tensor:
@@ -262,10 +263,12 @@ METHODS: dict[str, Any] = {
     "arcsin": E.asin, "arccos": E.acos, "arctan": E.atan, "erf": A.erf,
     "floor": E.floor, "ceil": E.ceil, "round": E.round, "trunc": E.trunc, "fix": E.trunc,
     # reductions
-    "sum": R.sum, "mean": R.mean, "max": _max, "min": _min, "amax": R.amax, "amin": R.amin,
-    "argmax": R.argmax, "argmin": R.argmin, "var": R.var, "std": R.std, "prod": R.prod,
-    "softmax": Sm.softmax, "log_softmax": Sm.log_softmax, "logsumexp": Sm.logsumexp,
-    "all": _all, "any": _any, "norm": R.norm, "cumsum": X.cumsum,
+    "sum": R.sum, "mean": R.mean, "max": _max, "min": _min, "amax": Ex.amax, "amin": Ex.amin,
+    "argmax": Ex.argmax, "argmin": Ex.argmin, "median": Ex.median, "var": R.var, "std": R.std,
+    "prod": R.prod,
+    "softmax": Sm.softmax, "log_softmax": Sm.log_softmax, "logsumexp": R.logsumexp,
+    "all": _all, "any": _any, "norm": R.norm, "cumsum": Cu.cumsum,
+    "cumprod": Cu.cumprod,
     # linear algebra and matrix structure
     "matmul": L.matmul, "mm": L.mm, "mv": L.mv, "dot": L.dot, "bmm": L.bmm, "trace": L.trace,
     "outer": L.outer, "tril": X.tril, "triu": X.triu, "diag": X.diag, "diagonal": X.diagonal,
@@ -280,7 +283,7 @@ METHODS: dict[str, Any] = {
     "__getitem__": Ix.getitem, "__setitem__": I.setitem,
     # indexing, sorting
     "gather": Ix.gather, "scatter": Ix.scatter, "scatter_add": Ix.scatter_add,
-    "index_select": Ix.index_select, "nonzero": Ix.nonzero, "count_nonzero": Ix.count_nonzero,
+    "index_select": Ix.index_select, "nonzero": Ix.nonzero, "count_nonzero": R.count_nonzero_method,
     "masked_fill": Ix.masked_fill, "sort": S.sort, "argsort": S.argsort, "topk": S.topk,
     # dtype
     "to": _to, "type": _type, "type_as": _type_as, "float": _cast(float32),
@@ -300,7 +303,8 @@ METHODS: dict[str, Any] = {
     "clip_": _clamp_(E.clamp), "clamp_min_": _clamp_(E.clamp_min),
     "clamp_max_": _clamp_(E.clamp_max), "floor_": _iunary(E.floor), "ceil_": _iunary(E.ceil),
     "round_": _iunary(E.round), "trunc_": _iunary(E.trunc), "tril_": _iunary(X.tril),
-    "triu_": _iunary(X.triu), "cumsum_": _iunary(X.cumsum), "scatter_": _scatter_,
+    "triu_": _iunary(X.triu), "cumsum_": _iunary(Cu.cumsum),
+    "cumprod_": _iunary(Cu.cumprod), "scatter_": _scatter_,
     "scatter_add_": _scatter_add_, "masked_fill_": I.masked_fill_,
     "zero_": I.zero_, "fill_": I.fill_, "copy_": I.copy_,
     "uniform_": _uniform_, "normal_": _normal_,
@@ -324,7 +328,8 @@ for _name, _fn in (("ifloordiv", Ar.floor_divide), ("imod", Ar.remainder),
 
 # torch reads numpy's ``axis``/``keepdims`` as ``dim``/``keepdim``
 for _name in ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",
-              "prod", "logsumexp", "norm", "softmax", "log_softmax", "all", "any", "cumsum",
+              "median", "prod", "logsumexp", "norm", "softmax", "log_softmax", "all", "any",
+              "cumsum", "cumprod",
               "squeeze", "unsqueeze", "sort", "argsort", "topk", "gather", "index_select",
               "count_nonzero"):
     METHODS[_name] = numpy_aliases(METHODS[_name])

@@ -3,12 +3,13 @@
 from . import functional, init
 from .modules import (
     BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, ELU, Embedding, Flatten, GELU, Identity,
-    L1Loss, LeakyReLU, Linear, LogSoftmax, Module, ModuleList, MSELoss, NLLLoss, ReLU,
-    Sequential, SiLU, Sigmoid, Softmax, Softplus, Tanh,
+    HuberLoss, KLDivLoss, L1Loss, LeakyReLU, Linear, LogSoftmax, Module, ModuleList, MSELoss,
+    NLLLoss, ReLU, Sequential, SiLU, Sigmoid, SmoothL1Loss, Softmax, Softplus, Tanh,
 )
 from .parameter import Buffer, Parameter
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "Buffer", "CrossEntropyLoss", "ELU", "Embedding",
-           "Flatten", "GELU", "Identity", "L1Loss", "LeakyReLU", "Linear", "LogSoftmax",
-           "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential",
-           "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "functional", "init"]
+           "Flatten", "GELU", "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LeakyReLU", "Linear",
+           "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU",
+           "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
+           "functional", "init"]

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 from .._dtype import dtype as DType
-from .._messages import scalar_name
+from .._messages import broadcast_error, scalar_name
 from ..ops import activation as A
 from ..ops import elementwise as U
 from ..ops import losses as L
+from ..ops import regression_losses as RL
 from ..ops import softmax_family as R
 from ..ops.arithmetic import div_scalar, mul_scalar
 from ..ops.indexing import embedding as _embedding
@@ -23,9 +26,9 @@ from ..ops.linalg import linear
 from ..tensor import Tensor
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "elu",
-           "embedding", "gelu", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss",
-           "nll_loss", "one_hot", "relu", "relu_", "sigmoid", "silu", "softmax", "softplus",
-           "tanh"]
+           "embedding", "gelu", "huber_loss", "kl_div", "l1_loss", "leaky_relu", "linear",
+           "log_softmax", "mse_loss", "nll_loss", "one_hot", "relu", "relu_", "sigmoid", "silu",
+           "smooth_l1_loss", "softmax", "softplus", "tanh"]
 
 
 # ---- reductions (torch's _Reduction helpers) -------------------------------------------------
@@ -272,10 +275,88 @@ def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     red = _reduction_enum(reduction)
+    input, target = _broadcast(input, target)
     loss = (input - target).abs()
     if weight is not None:
+        if weight.size() != input.size():
+            raise ValueError("Weights and input must have the same size.")
         loss = loss * weight
+        if red == 1:
+            return loss.sum() / weight.sum()
     return loss if red == 0 else loss.mean() if red == 1 else loss.sum()
+
+
+def _broadcast(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    """``torch.broadcast_tensors(input, target)``: both expanded to one shape."""
+    if input.shape == target.shape:
+        return input, target
+    try:
+        shape = np.broadcast_shapes(tuple(input.shape), tuple(target.shape))
+    except ValueError:
+        raise broadcast_error(tuple(input.shape), tuple(target.shape)) from None
+    return (input if input.shape == shape else input.expand(shape),
+            target if target.shape == shape else target.expand(shape))
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                   reduce: bool | None = None, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
+    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target); L1 for
+    beta = 0."""
+    L.warn_size_mismatch(input, target, stacklevel=2)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    input, target = _broadcast(input, target)
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    return RL.smooth_l1_loss(input, target, _reduction_enum(reduction), beta)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
+               weight: Tensor | None = None) -> Tensor:
+    """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta) (d = input - target)."""
+    L.warn_size_mismatch(input, target, stacklevel=2)
+    input, target = _broadcast(input, target)
+    if weight is None:
+        return RL.huber_loss(input, target, _reduction_enum(reduction), delta)
+    if weight.size() != input.size():
+        raise ValueError("Weights and input must have the same size.")
+    loss = RL.huber_loss(input, target, 0, delta) * weight
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.mean()
+    raise ValueError(
+        f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
+    )
+
+
+def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,
+           reduce: bool | None = None, reduction: str = "mean",
+           log_target: bool = False) -> Tensor:
+    """sum of target (log target - input): the KL divergence for log-probabilities ``input``
+    ('batchmean': divided by the batch size; 'mean': by the number of elements)."""
+    if size_average is not None or reduce is not None:
+        red = _reduction_enum(_legacy_reduction(size_average, reduce))
+    else:
+        if reduction == "mean":
+            warnings.warn(
+                "reduction: 'mean' divides the total loss by both the batch size and the "
+                "support size.'batchmean' divides only by the batch size, and aligns with the "
+                "KL div math definition.'mean' will be changed to behave the same as "
+                "'batchmean' in the next major release.", stacklevel=2,
+            )
+        red = _reduction_enum("sum" if reduction == "batchmean" else reduction)
+    if log_target:  # torch: exp(t) * (t - input)
+        loss = target.exp() * (target - input)
+    else:  # torch: xlogy(t, t) - t * input
+        loss = RL.xlogy(target, target) - target * input
+    loss = loss if red == 0 else loss.mean() if red == 1 else loss.sum()
+    if reduction == "batchmean" and input.dim() != 0:
+        loss = loss / input.size()[0]
+    return loss
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,

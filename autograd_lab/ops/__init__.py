@@ -6,12 +6,14 @@
 - ``comparison``: where, comparisons, logic, predicates (only ``where`` has a gradient)
 - ``elementwise``: functions of one tensor (exp, log, sin, relu, rounding, clamp ...);
   ``activation``: the activations of ``nn`` beyond relu/tanh/sigmoid (gelu, silu ...), erf
-- ``reductions``: sum, mean, max/min, var/std, prod, norm
-- ``softmax_family``: softmax, log_softmax, logsumexp; ``losses``: nll, mse, binary cross-entropy
+- ``reductions``: sum, mean, var/std, prod, norm, logsumexp, count_nonzero, all/any;
+  ``extremes``: max/min, amax/amin, argmax/argmin, median
+- ``softmax_family``: softmax, log_softmax; ``losses``: nll, mse, binary cross-entropy
 - ``views``: reshape, transpose, squeeze, expand, select, slice ... (and clone, dtype copies)
 - ``indexing``: ``x[key]``, gather/scatter, index_select, masked_fill, embedding
 - ``join_split``: cat, stack, repeat, split, chunk, unbind (and hstack, tile ... built on them)
-- ``linalg``: matrix products, ``addmm``/``linear``; ``matrix``: tril/triu, diag, cumsum
+- ``linalg``: matrix products, ``addmm``/``linear``; ``matrix``: tril/triu, diag;
+  ``cumulative``: cumsum, cumprod
 - ``sorting``: sort, argsort, topk
 - ``inplace``: in-place changes and item assignment; ``out``: ``out=`` arguments
 - ``summation``: torch's order of additions, so float sums round as torch's do
@@ -33,15 +35,17 @@ from .elementwise import (
 )
 from .elementwise import frac, nan_to_num, sgn
 from .indexing import (
-    count_nonzero, gather, index_select, masked_fill, nonzero, one_hot, scatter, scatter_add,
+    gather, index_select, masked_fill, nonzero, one_hot, scatter, scatter_add,
 )
 from .join_split import (
     broadcast_to, cat, chunk, hstack, repeat, repeat_interleave, split, stack, tile, unbind, vstack,
 )
 from .linalg import bmm, dot, matmul, mm, mv, outer, trace
-from .matrix import cumsum, diag, diagonal, roll, tril, triu
-from .reductions import amax, amin, argmax, argmin, max, mean, min, norm, prod, std, sum, var
-from .softmax_family import log_softmax, logsumexp, softmax
+from .cumulative import cumprod, cumsum
+from .matrix import diag, diagonal, roll, tril, triu
+from .extremes import amax, amin, argmax, argmin, max, median, min
+from .reductions import count_nonzero, logsumexp, mean, norm, prod, std, sum, var
+from .softmax_family import log_softmax, softmax
 from .sorting import argsort, sort, topk
 from .views import (
     clone, expand, flatten, flip, narrow, permute, reshape, select, squeeze, t, transpose,
@@ -52,9 +56,9 @@ from .out import with_out as _with_out
 
 # torch reads numpy's ``axis``/``keepdims`` as ``dim``/``keepdim``
 for _name in ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std",
-              "prod", "logsumexp", "norm", "softmax", "log_softmax", "cumsum", "cat", "stack",
-              "squeeze", "unsqueeze", "sort", "argsort", "topk", "gather", "index_select",
-              "count_nonzero", "flatten"):
+              "median", "prod", "logsumexp", "norm", "softmax", "log_softmax", "cumsum", "cumprod",
+              "cat", "stack", "squeeze", "unsqueeze", "sort", "argsort", "topk", "gather",
+              "index_select", "count_nonzero", "flatten"):
     globals()[_name] = _aliases(globals()[_name])
 # ``torch.mul(a, b, out=c)``
 for _name in ("add", "sub", "mul", "div", "matmul", "mm", "bmm", "mv", "cat", "stack", "exp",
@@ -68,12 +72,13 @@ __all__ = [
     "bitwise_or", "bitwise_xor", "bmm", "cat", "chunk", "clamp", "clamp_max", "clamp_min",
     "clamp_tensor", "clone", "cos", "div", "dot", "eq", "equal", "exp", "expand", "expm1",
     "flatten", "flip", "floor_divide", "ge", "gt", "isclose", "le", "log", "log1p", "log2",
-    "log_softmax", "logical_not", "logsumexp", "lt", "matmul", "max", "maximum", "mean", "min",
+    "log_softmax", "logical_not", "logsumexp", "lt", "matmul", "max", "maximum", "mean", "median",
+    "min",
     "minimum", "mm", "mul", "mv", "narrow", "ne", "neg", "norm", "outer", "permute", "pow", "prod",
     "reciprocal", "relu", "remainder", "repeat", "reshape", "rsqrt", "rsub", "select", "sigmoid",
     "sign", "sin", "softmax", "split", "sqrt", "square", "squeeze", "stack", "std", "sub", "sum",
     "t", "tan", "tanh", "trace", "transpose", "unbind", "unflatten", "unsqueeze", "var", "view",
-    "where",
+    "where", "cumprod",
     "acos", "argsort", "asin", "atan", "broadcast_to", "ceil", "cosh", "count_nonzero", "cumsum",
     "diag", "diagonal", "erf", "exp2", "floor", "gather", "hstack", "index_select", "isfinite",
     "isinf", "isnan", "log10", "logical_and", "logical_or", "logical_xor", "masked_fill",

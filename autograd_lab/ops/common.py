@@ -230,6 +230,8 @@ def sum_to(g: Any, shape: tuple) -> Any:
     if axes:  # float gradients add up in torch's order (so they round as torch's do)
         g = torch_sum(g, axes, True) if g.dtype.kind == "f" and g.dtype.itemsize >= 4 else \
             g.sum(axis=axes, keepdims=True)
+        # a new array, not a view of one: torch's sum is, and AccumulateGrad keeps it
+        return g.reshape(shape).copy()
     return g.reshape(shape)
 
 

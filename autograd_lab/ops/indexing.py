@@ -18,7 +18,7 @@ import numpy as np
 from .._dtype import bool_, check_fill, int64, uint8
 from .._messages import cpp_name
 from . import common as c
-from .common import Node, Tensor, norm_dim, norm_dims
+from .common import Node, Tensor, norm_dim
 from .comparison import choose
 from .record import make, node_for, record, record_view
 from .views import AliasBackward0, _select, embed, slice_dim, unsqueeze
@@ -503,13 +503,6 @@ def nonzero(x: Tensor, *, as_tuple: bool = False) -> Any:
     if data.ndim == 0:
         return make(np.zeros((int(data != 0), 0), dtype=np.int64), int64, None)
     return make(np.argwhere(data).astype(np.int64), int64, None)
-
-
-def count_nonzero(x: Tensor, dim: Any = None) -> Tensor:
-    """How many elements are not zero (over ``dim``)."""
-    data = c.unary_data(x, "count_nonzero")
-    axes = None if dim is None else norm_dims(dim, data.ndim)
-    return make(np.asarray(np.count_nonzero(data, axis=axes), dtype=np.int64), int64, None)
 
 
 # ---- masked_fill -------------------------------------------------------------------------------

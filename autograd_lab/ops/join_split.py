@@ -49,9 +49,11 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
         if not isinstance(t_, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
                             f"{type(t_).__name__}")
+    for i, t_ in enumerate(ts):
+        if not t_._data.ndim:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                               "concatenated")
     nd = max(t_._data.ndim for t_ in ts)
-    if nd == 0:
-        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
     d = norm_dim(dim, nd)
     dt = _promoted(ts)
     parts = [t_._data for t_ in ts if not (t_._data.ndim == 1 and t_._data.shape[0] == 0)]
@@ -184,21 +186,32 @@ def _multi_view(x: Tensor, cls: type[Node], keys: list, dim_arg: Any, **saved: A
     return tuple(outs)
 
 
+def _at_least_1d(x: Tensor, name: str) -> None:
+    if not x._data.ndim:
+        raise RuntimeError(f"{name} expects at least a 1-dimensional tensor")
+
+
 def unbind(x: Tensor, dim: int = 0) -> tuple:
     """The slices along ``dim``, each a view."""
     if x._data.ndim == 0:  # -1 and 0 name the one dim a 0-d tensor does not have
         norm_dim(dim, 0)
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     d = norm_dim(dim, x._data.ndim)
+    if not x._data.ndim:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     keys = [(slice(None),) * d + (i, Ellipsis) for i in range(x._data.shape[d])]
     return _multi_view(x, UnbindBackward0, keys, dim, dim=d)
 
 
 def split(x: Tensor, split_size: Any, dim: int = 0) -> tuple:
     """Views of consecutive pieces along ``dim``: of ``split_size`` each, or of given sizes."""
+    _at_least_1d(x, "split")
     d = norm_dim(dim, x._data.ndim)
     n = x._data.shape[d]
     if isinstance(split_size, int):
+        if split_size < 0:
+            raise RuntimeError("split expects split_size be non-negative, but got "
+                               f"split_size={split_size}")
         if split_size == 0 and n:
             raise RuntimeError("split_size can only be 0 if dimension size is 0, but got "
                                f"dimension size of {n}")
@@ -220,11 +233,15 @@ def split(x: Tensor, split_size: Any, dim: int = 0) -> tuple:
 
 
 def chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple:
-    """At most ``chunks`` equal pieces along ``dim`` (the last may be smaller)."""
+    """At most ``chunks`` equal pieces along ``dim`` (the last may be smaller); of an empty
+    dim: ``chunks`` empty pieces."""
+    _at_least_1d(x, "chunk")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = norm_dim(dim, x._data.ndim)
     n = x._data.shape[d]
+    if n == 0:  # torch: split_with_sizes, so that the number of pieces is kept
+        return split(x, [0] * chunks, dim)
     return split(x, -(-n // chunks), dim)
 
 

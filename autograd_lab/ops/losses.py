@@ -3,8 +3,9 @@
 
 ``nll_loss`` adds its terms in torch's own cascade (see ``summation.nll_sum``), so a mean
 loss prints as torch's does. BCE on probabilities clamps each log at -100 (as torch),
-so p = 0 or 1 gives a finite loss. BCE on logits uses the stable form
-``(1 - t) x + log(1 + exp(-x))`` computed through ``max(-x, 0)``.
+so p = 0 or 1 gives a finite loss. BCE on logits is torch 2.13's
+``(1 - t) x - log_sigmoid(x)``, log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)), in the target's
+dtype.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import int64, uint8
+from .._dtype import float16, float32, float64, int64, uint8
 from .._messages import scalar_name
 from . import common as c
 from .common import Node, Tensor
@@ -167,7 +168,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
         raise RuntimeError(f'"mse_cpu" not implemented for \'{scalar_name(dt)}\'')
     x = input._data if input.dtype is dt else input._data.astype(dt.np)
     y = target._data if target.dtype is dt else target._data.astype(dt.np)
-    d = x - y
+    d = np.asarray(x - y)  # (0-d operands give a numpy scalar)
     sq = np.multiply(d, d, out=d)
     if reduction:  # torch: loss.mean() is loss.sum() / numel, adding in torch's order
         data = _np_mean(sq, dt) if reduction == 1 else _sum_data(sq, tuple(range(sq.ndim)),
@@ -195,13 +196,17 @@ def warn_size_mismatch(input: Tensor, target: Tensor, stacklevel: int) -> None:
 # ---- binary cross-entropy ------------------------------------------------------------------
 
 _EPS = 1e-12
+_FLOATS = {d.np: d for d in (float16, float32, float64)}
 
 
 def _reduce(loss: np.ndarray, reduction: int) -> np.ndarray:
-    """reduction 0: none, 1: mean, 2: sum."""
+    """reduction 0: none, 1: mean (of nothing: nan), 2: sum -- adding in torch's order."""
     if reduction == 0:
         return loss
-    return loss.mean() if reduction == 1 else loss.sum()
+    dt = _FLOATS[loss.dtype]
+    if reduction == 1:
+        return _np_mean(loss, dt)
+    return _sum_data(loss, tuple(range(loss.ndim)), False, dt)
 
 
 def _grad_scale(g: Any, n: int, reduction: int) -> Any:
@@ -215,13 +220,13 @@ def _weighted(v: Any, w: Any) -> Any:
 
 
 def _bce_result(cls: type[Node], loss: np.ndarray, input: Tensor, target: Tensor,
-                weight: Tensor | None, reduction: int, **more: Tensor | None) -> Tensor:
-    """The weighted, reduced loss, its node saving what backward reads."""
+                weight: Tensor | None, reduction: int, dt: Any,
+                **more: Tensor | None) -> Tensor:
+    """The weighted, reduced loss (of dtype ``dt``), its node saving what backward reads."""
     if weight is not None:
         loss = loss * weight._data
     node = node_for(cls, input, target)
-    out = make(_reduce(loss.astype(input._data.dtype, copy=False), reduction), input.dtype,
-               node)
+    out = make(_reduce(loss.astype(dt.np, copy=False), reduction), dt, node)
     if node is not None:
         node._saved["reduction"] = reduction
         node.save("self", input)
@@ -261,13 +266,15 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if target.dtype is not input.dtype:
         raise RuntimeError(f"Found dtype {scalar_name(target.dtype)} but expected "
                            f"{scalar_name(input.dtype)}")
-    if ((p < 0) | (p > 1)).any():
+    if not ((p >= 0) & (p <= 1)).all():  # nan fails too
         raise RuntimeError("all elements of input should be between 0 and 1")
     one = p.dtype.type(1)
-    log_p = np.maximum(np.log(p), p.dtype.type(-100))
-    log_1p = np.maximum(np.log(one - p), p.dtype.type(-100))
+    with np.errstate(divide="ignore"):  # log(0) = -inf, clamped
+        log_p = np.maximum(np.log(p), p.dtype.type(-100))
+        log_1p = np.maximum(np.log(one - p), p.dtype.type(-100))
     loss = -((t * log_p) + (one - t) * log_1p)
-    return _bce_result(BinaryCrossEntropyBackward0, loss, input, target, weight, reduction)
+    return _bce_result(BinaryCrossEntropyBackward0, loss, input, target, weight, reduction,
+                       input.dtype)
 
 
 class BinaryCrossEntropyWithLogitsBackward0(Node):
@@ -306,14 +313,11 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     if target.dtype._cat < input.dtype._cat:  # torch computes in place in target's dtype
         raise RuntimeError(f"result type {scalar_name(input.dtype)} can't be cast to the "
                            f"desired output type {scalar_name(target.dtype)}")
-    t = target._data.astype(x.dtype, copy=False)
-    one = x.dtype.type(1)
-    max_val = np.maximum(-x, x.dtype.type(0))
-    log_term = np.log(np.exp(-max_val) + np.exp(-x - max_val)) + max_val  # log(1 + exp(-x))
-    if pos_weight is not None:
-        log_weight = (pos_weight._data - one) * t + one
-        loss = (one - t) * x + log_weight * log_term
-    else:
-        loss = (one - t) * x + log_term
+    t = target._data
+    with np.errstate(over="ignore", invalid="ignore"):  # torch 2.13: (1 - t) x - log_sigmoid(x)
+        log_sigmoid = np.minimum(x, x.dtype.type(0)) - np.log1p(np.exp(-np.abs(x)))
+        if pos_weight is not None:
+            log_sigmoid = log_sigmoid * ((pos_weight._data - 1) * t + 1)
+        loss = ((1 - t) * x - log_sigmoid).astype(t.dtype, copy=False)  # in target's dtype
     return _bce_result(BinaryCrossEntropyWithLogitsBackward0, loss, input, target, weight,
-                       reduction, pos_weight=pos_weight)
+                       reduction, target.dtype, pos_weight=pos_weight)

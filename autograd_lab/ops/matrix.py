@@ -1,8 +1,8 @@
-"""Matrix-shaped ops: ``tril``/``triu`` (keep one triangle), ``diag``, ``diagonal``, ``cumsum``.
+"""Matrix-shaped ops: ``tril``/``triu`` (keep one triangle), ``diag``, ``diagonal``.
 
 ``tril``/``triu`` zero the other triangle, so their gradient is ``g`` with the same
 triangle kept. ``diagonal`` is a view; ``diag`` builds a matrix from a vector (or copies a
-matrix's diagonal). ``cumsum``'s gradient is the reversed cumulative sum of ``g``.
+matrix's diagonal).
 """
 
 from __future__ import annotations
@@ -11,11 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import dtype as DType
 from . import common as c
 from .common import Node, Tensor, norm_dim
 from .record import make, node_for, view_output
-from .reductions import _sum_dtype
 
 # ---- tril / triu -------------------------------------------------------------------------------
 
@@ -150,37 +148,6 @@ def diag(x: Tensor, diagonal: int = 0) -> Tensor:
     if node is not None:
         node._saved.update(dim1=0, dim2=1, offset=diagonal, self_sym_sizes=data.shape)
     return make(_diag_view(data, diagonal, 0, 1).copy(), x.dtype, node)
-
-
-# ---- cumsum --------------------------------------------------------------------------------------
-
-class CumsumBackward0(Node):
-    """y_i = sum_{j <= i} x_j;  dx_j = sum_{i >= j} g_i (a reversed cumulative sum)"""
-
-    saved_names = ("dim",)
-
-    def backward(self, g: Any) -> Any:
-        d = self._saved["dim"]
-        if not g.ndim:
-            return g
-        if isinstance(g, Tensor):
-            return g.flip(d).cumsum(d).flip(d)
-        return np.flip(np.cumsum(np.flip(g, d), axis=d), d)
-
-
-def cumsum(x: Tensor, dim: int | None = None, *, dtype: DType | None = None) -> Tensor:
-    """The running sum along ``dim``."""
-    data = c.unary_data(x, "cumsum")
-    if dim is None:
-        raise TypeError('cumsum() missing 1 required positional arguments: "dim"')
-    dt = _sum_dtype(x, dtype)
-    d = norm_dim(dim, data.ndim)
-    out_data = np.cumsum(data, axis=d, dtype=dt.np) if data.ndim else data.astype(dt.np)
-    node = node_for(CumsumBackward0, x) if dt.is_floating_point else None
-    if node is not None:
-        node._saved["dim"] = d
-        c.show_saved(node, dim=c.shown_dim(dim))
-    return make(out_data, dt, node)
 
 
 # ---- roll ----------------------------------------------------------------------------------

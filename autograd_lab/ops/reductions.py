@@ -1,20 +1,22 @@
-"""Reductions: sum, mean, max/min (and amax/amin, argmax/argmin), var/std, prod, norm.
+"""Reductions: sum, mean, var/std, prod, norm (max/min and median: ``extremes``).
 
 Backward of a reduction puts the reduced dims back (size 1) and broadcasts.
 """
 
 from __future__ import annotations
 
+import builtins
 import warnings
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from .._dtype import bool_, int64
+from .._arg_errors import invalid_combination
+from .._dtype import bool_, int64, uint8
 from .._dtype import dtype as DType
 from .._messages import scalar_name as _scalar_name
 from . import common as c
-from .arithmetic import div_scalar, maximum, minimum
+from .arithmetic import div_scalar
 from .common import Node, Tensor, norm_dim, norm_dims
 from .comparison import choose
 from .join_split import cat
@@ -33,6 +35,20 @@ def _unreduce(keepdim: bool, shape: tuple, dims: tuple, *ts: Any) -> tuple:
         return ts
     kept = _keepdim_shape(shape, dims)
     return tuple(c.reshape(t, kept) for t in ts)
+
+
+def _reduced_shape(shape: tuple, axes: tuple, keepdim: bool) -> tuple:
+    """The shape of a reduction of ``shape`` over ``axes``."""
+    if keepdim:
+        return _keepdim_shape(shape, axes)
+    return tuple(s for i, s in enumerate(shape) if i not in axes)
+
+
+def _reduce_dims(dim: Any, ndim: int) -> tuple:
+    """The dims a ``dim`` argument reduces: an empty list or tuple means all of them."""
+    if not isinstance(dim, int) and len(dim) == 0:
+        return tuple(range(ndim))
+    return norm_dims(dim, ndim)
 
 
 def _count(shape: tuple, dims: tuple) -> int:
@@ -81,7 +97,7 @@ def sum(x: Tensor, dim: Any = None, keepdim: bool = False, *,  # noqa: A001
         if node is not None:
             node._saved["self_sym_sizes"] = data.shape
         return out
-    dims = norm_dims(dim, data.ndim)
+    dims = _reduce_dims(dim, data.ndim)
     node = node_for(SumBackward1, x)
     out = make(_sum_data(data, dims, keepdim, dt) if data.ndim else data.astype(dt.np), dt,
                node)
@@ -122,8 +138,9 @@ def _need_float(x: Tensor, name: str, dt: DType | None) -> DType:
     """The result dtype of ``mean``-like ops (``dt`` or x's), which must be floating point."""
     d = dt or x.dtype
     if not d.is_floating_point:
+        which = "Optional" if dt is not None else "Input"
         raise RuntimeError(
-            f"{name}(): could not infer output dtype. Input dtype must be either a floating "
+            f"{name}(): could not infer output dtype. {which} dtype must be either a floating "
             f"point or complex dtype. Got: {_scalar_name(d)}"
         )
     return d
@@ -139,7 +156,7 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *,
         if node is not None:
             node._saved.update(self_sym_sizes=data.shape, self_sym_numel=data.size)
         return out
-    dims = norm_dims(dim, data.ndim)
+    dims = _reduce_dims(dim, data.ndim)
     node = node_for(MeanBackward1, x)
     out = make(_np_mean(data, dt, axis=dims, keepdims=keepdim) if data.ndim else data,
                dt, node)
@@ -169,189 +186,6 @@ def _np_mean(data: np.ndarray, dt: DType, axis: Any = None, keepdims: bool = Fal
     return data.sum(axis=axis, dtype=dt.np, keepdims=keepdims) / dt.np.type(0)
 
 
-# ---- max / min -------------------------------------------------------------------------------
-
-class _ReturnType(NamedTuple):
-    values: Tensor
-    indices: Tensor
-
-
-def _return_type(name: str) -> type:
-    def __repr__(self: Any) -> str:  # noqa: N807
-        return f"torch.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
-
-    return type(name, (_ReturnType,), {"__repr__": __repr__, "__str__": __repr__,
-                                        "__module__": "torch.return_types"})
-
-max_type, min_type = _return_type("max"), _return_type("min")
-
-
-class MaxBackward1(Node):
-    """y = max(x) over all elements;  the gradient is shared evenly among the maxima"""
-
-    saved_names = ("self", "result")
-    grad_versions = (1,)  # torch's formula ends with in-place steps
-
-    def backward(self, g: Any) -> Any:
-        x, y = self.saved("self"), self.saved("result")
-        mask = x == y
-        return g * mask / mask.sum()
-
-
-class MinBackward1(MaxBackward1):
-    """y = min(x) over all elements;  the gradient is shared evenly among the minima"""
-
-
-class AmaxBackward0(Node):
-    """y = amax(x, dim);  the gradient is shared evenly among the maxima of each slice"""
-
-    saved_names = ("dim", "keepdim", "self", "result")
-
-    def backward(self, g: Any) -> Any:
-        x, y = self.saved("self"), self.saved("result")
-        dims = self._saved["dim"]
-        y, g = _unreduce(self._saved["keepdim"], x.shape, dims, y, g)
-        mask = x == y
-        return g * mask / c.sum_keep(mask * 1.0, dims)
-
-
-class AminBackward0(AmaxBackward0):
-    """y = amin(x, dim);  the gradient is shared evenly among the minima of each slice"""
-
-
-class MaxBackward0(Node):
-    """(values, indices) = max(x, dim);  g goes to the selected index of each slice"""
-
-    saved_names = ("dim", "keepdim", "self_sym_sizes", "indices")
-    grad_versions = (2,)  # torch's formula ends with in-place steps
-
-    def backward(self, g: Any, g_indices: Any = None) -> Any:
-        shape, d = self._saved["self_sym_sizes"], self._saved["dim"]
-        if not shape:  # max over "dim 0" of a 0-d tensor is the identity
-            return g
-        idx = self.saved("indices")
-        idx = idx._data if isinstance(idx, Tensor) else idx
-        if not self._saved["keepdim"]:
-            g = c.unsqueeze(g, d)
-            idx = np.expand_dims(idx, d)
-        ar = np.arange(shape[d]).reshape([-1 if i == d else 1 for i in range(len(shape))])
-        mask = ar == idx
-        if isinstance(g, Tensor):
-            mask = make(mask, g.dtype, None)
-        return c.expand(g, shape) * mask
-
-
-class MinBackward0(MaxBackward0):
-    """(values, indices) = min(x, dim);  g goes to the selected index of each slice"""
-
-
-def _extreme(x: Tensor, dim: Any, keepdim: bool, largest: bool, other: Any = None) -> Any:
-    if isinstance(dim, Tensor):  # torch.max(a, b) is maximum
-        return (maximum if largest else minimum)(x, dim)
-    if other is not None:
-        return (maximum if largest else minimum)(x, other)
-    name = "max" if largest else "min"
-    data = c.unary_data(x, name)
-    if dim is None:
-        if data.size == 0:
-            raise RuntimeError(
-                f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
-                "Specify the reduction dim with the 'dim' argument."
-            )
-        cls = MaxBackward1 if largest else MinBackward1
-        out, node = record(cls, _nan_extreme(data, None, False, largest), x.dtype, x)
-        if node is not None:
-            node.save("self", x)
-            node.save_output("result", out)
-        return out
-    d = norm_dim(dim, data.ndim)
-    if data.ndim == 0:
-        idx = np.zeros((), dtype=np.int64)
-        vals = data.copy()
-    else:
-        idx = _nan_arg(data, d, largest)
-        vals = np.take_along_axis(data, np.expand_dims(idx, d), d)
-        if not keepdim:
-            vals = vals.squeeze(d)
-        else:
-            idx = np.expand_dims(idx, d)
-    node = node_for(MaxBackward0 if largest else MinBackward0, x)
-    values = make(vals, x.dtype, node)
-    indices = make(idx.astype(np.int64), int64, None)
-    if node is not None:
-        node._saved.update(dim=d, keepdim=keepdim, self_sym_sizes=data.shape)
-        node.save("indices", indices)
-        c.show_saved(node, dim=c.shown_dim(dim))
-    return (max_type if largest else min_type)(values, indices)
-
-
-def _nan_extreme(data: np.ndarray, axis: Any, keepdims: bool, largest: bool) -> np.ndarray:
-    """The max (min) over ``axis``; nan wins, in torch as in numpy."""
-    return (np.max if largest else np.min)(data, axis=axis, keepdims=keepdims)
-
-
-def _nan_arg(data: np.ndarray, d: int, largest: bool) -> np.ndarray:
-    """Where the max (min) along ``d`` is: the first nan, if there is one."""
-    if data.dtype.kind == "f" and np.isnan(data).any():
-        return np.argmax(np.isnan(data), axis=d)
-    return (np.argmax if largest else np.argmin)(data, axis=d)
-
-
-def max(x: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:  # noqa: A001
-    """The largest element; over ``dim``: (values, indices); with a tensor: ``maximum``."""
-    return _extreme(x, dim, keepdim, True, other)
-
-
-def min(x: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:  # noqa: A001
-    """The smallest element; over ``dim``: (values, indices); with a tensor: ``minimum``."""
-    return _extreme(x, dim, keepdim, False, other)
-
-
-def _amaxmin(x: Tensor, dim: Any, keepdim: bool, largest: bool) -> Tensor:
-    data = c.unary_data(x, "amax" if largest else "amin")
-    dims = tuple(range(data.ndim)) if dim is None or dim == () else norm_dims(dim, data.ndim)
-    cls = AmaxBackward0 if largest else AminBackward0
-    y = _nan_extreme(data, dims if data.ndim else (), keepdim, largest)
-    out, node = record(cls, y, x.dtype, x)
-    if node is not None:
-        node._saved.update(dim=dims, keepdim=keepdim)
-        node.save("self", x)
-        node.save_output("result", out)
-        c.show_saved(node, dim=c.shown_dims(() if dim is None else dim))
-    return out
-
-
-def amax(x: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
-    """The largest element over ``dim`` (all dims by default); ties share the gradient."""
-    return _amaxmin(x, dim, keepdim, True)
-
-
-def amin(x: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
-    """The smallest element over ``dim`` (all dims by default); ties share the gradient."""
-    return _amaxmin(x, dim, keepdim, False)
-
-
-def _arg_extreme(x: Tensor, dim: int | None, keepdim: bool, largest: bool) -> Tensor:
-    name = "argmax" if largest else "argmin"
-    data = c.unary_data(x, name)
-    if dim is None:
-        flat = data.reshape(-1)
-        return make(np.asarray(np.argmax(flat) if largest else np.argmin(flat)), int64, None)
-    d = norm_dim(dim, data.ndim)
-    idx = _nan_arg(data, d, largest) if data.ndim else np.zeros((), np.int64)
-    return make(np.expand_dims(idx, d) if keepdim and data.ndim else idx, int64, None)
-
-
-def argmax(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    """Index of the largest element (of the flattened tensor, or along ``dim``)."""
-    return _arg_extreme(x, dim, keepdim, True)
-
-
-def argmin(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    """Index of the smallest element (of the flattened tensor, or along ``dim``)."""
-    return _arg_extreme(x, dim, keepdim, False)
-
-
 # ---- variance -------------------------------------------------------------------------------
 
 class VarBackward0(Node):
@@ -365,7 +199,11 @@ class VarBackward0(Node):
         n = _count(x.shape, dims)
         if not self._saved["keepdim"]:
             g = c.reshape(g, _keepdim_shape(x.shape, dims))
-        scale = np.float64(2.0) / (n - self._saved["correction"])  # inf when n == correction
+        dof = n - self._saved["correction"]
+        if self.full and dof <= 0:  # torch: nan where x equals the mean, else inf
+            m = x.mean() if isinstance(x, Tensor) else x.mean(dtype=x.dtype)
+            return g * choose(x == m, float("nan"), float("inf"))
+        scale = np.float64(2.0) / dof  # inf when n == correction
         if isinstance(x, Tensor):  # torch's graph: (2 / (n - c)) * grad * (x - x.mean(...))
             m = x.mean() if len(dims) == x.ndim else x.mean(dims, keepdim=True)
             return (g * float(scale)) * (x - m)
@@ -398,14 +236,18 @@ def _var(x: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, std
     dims = norm_dims(dim, data.ndim)
     axes = dims if data.ndim else ()
     n = _count(data.shape, dims)
-    if n - corr <= 0:  # torch warns and divides by n - correction anyway (nan or inf)
+    if n - corr <= 0:  # torch warns and divides by max(0, n - correction): nan or inf
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=3)
-        dev = data - _np_mean(data, x.dtype, axis=axes, keepdims=True)
-        v = (dev * dev).sum(axis=axes, keepdims=keepdim) / data.dtype.type(n - corr)
+    if n == 0:  # nothing to average: nan, as 0 / 0
+        v = np.full(_reduced_shape(data.shape, axes, keepdim), np.nan)
     else:  # torch accumulates in double (Welford) and rounds once at the end
-        v = data.astype(np.float64).var(axis=axes, ddof=corr, keepdims=keepdim)
+        d64 = data.astype(np.float64)
+        dev = d64 - d64.mean(axis=axes, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v = (dev * dev).sum(axis=axes, keepdims=keepdim) / np.float64(builtins.max(n - corr,
+                                                                                     0))
     if std:
         v = np.sqrt(v)
     v = np.asarray(v).astype(data.dtype, copy=False)
@@ -413,6 +255,7 @@ def _var(x: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, std
     if node is not None:
         node.save("self", x)
         node._saved.update(dim=dims, correction=corr, keepdim=keepdim)
+        node.full = dim is None or data.ndim == 0  # torch's backward special-cases these
         c.show_saved(node, dim=c.shown_dims(dim), correction=correction)
         if std:
             node.save_output("result", out)
@@ -510,8 +353,8 @@ class LinalgVectorNormBackward0(Node):
         p, dims = self._saved["ord"], self._saved["dim"]
         if x.shape:
             g, y = _unreduce(self._saved["keepdim"], x.shape, dims, g, y)
-        if p == 0:
-            return c.zeros_like_data(x)
+        if p == 0:  # torch returns no gradient at all: x.grad stays None
+            return None
         if p == 1:
             return g * c.sign(x)
         if p == 2:
@@ -519,8 +362,42 @@ class LinalgVectorNormBackward0(Node):
         if p == float("inf") or p == float("-inf"):
             mask = (c.absolute(x) == y) * 1.0
             return g * c.sign(x) * mask / c.sum_keep(mask, dims)
-        scale = choose(y == 0, 0.0, g / y ** (p - 1))
-        return scale * x * c.absolute(x) ** (p - 2)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            if p < 1:  # torch: sign(x) |x|^(p-1), 0 where x = 0, times g y^(1-p)
+                scaled = choose(x == 0, 0.0, c.sign(x) * c.absolute(x) ** (p - 1))
+                return scaled * g * y ** (1 - p)
+            scale = choose(y == 0, 0.0, g / y ** (p - 1))
+            if p < 2:
+                return c.sign(x) * c.absolute(x) ** (p - 1) * scale
+            return x * c.absolute(x) ** (p - 2) * scale
+
+
+def _norm_data(a: np.ndarray, p: Any, axes: tuple, keepdim: bool) -> np.ndarray:
+    """(sum |x|^p)^(1/p) over ``axes`` of ``a`` = |x| (max, min, count for inf, -inf, 0)."""
+    if p == 2:
+        return np.sqrt((a * a).sum(axis=axes, keepdims=keepdim))
+    if p == 1:
+        return a.sum(axis=axes, keepdims=keepdim)
+    if p == float("inf"):
+        return a.max(axis=axes, keepdims=keepdim)
+    if p == float("-inf"):
+        return a.min(axis=axes, keepdims=keepdim)
+    if p == 0:
+        return (a != 0).sum(axis=axes, keepdims=keepdim).astype(a.dtype)
+    return (a ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
+
+
+def _no_identity(p: Any, shape: tuple, dim: Any, axes: tuple) -> None:
+    """torch's error for a norm without an identity (max/min-like) over an empty dim."""
+    if dim is None:
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty "
+                           "tensor because the operation does not have an identity")
+    given = (dim,) if isinstance(dim, int) else tuple(dim)
+    for d in given:
+        if shape[d] == 0:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on the "
+                               f"dimension {d}because this dimension is empty and the operation "
+                               "does not have an identity")
 
 
 def norm(x: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
@@ -547,19 +424,11 @@ def norm(x: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
         data = x._data
     dims = norm_dims(dim, data.ndim)
     axes = dims if data.ndim else ()
+    if data.size == 0 and (p < 0 or p == float("inf")):
+        _no_identity(p, data.shape, dim, axes)
     a = np.abs(data)
-    if p == 2:
-        v = np.sqrt((a * a).sum(axis=axes, keepdims=keepdim))
-    elif p == 1:
-        v = a.sum(axis=axes, keepdims=keepdim)
-    elif p == float("inf"):
-        v = a.max(axis=axes, keepdims=keepdim)
-    elif p == float("-inf"):
-        v = a.min(axis=axes, keepdims=keepdim)
-    elif p == 0:
-        v = (a != 0).sum(axis=axes, keepdims=keepdim).astype(data.dtype)
-    else:
-        v = (a ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        v = _norm_data(a, p, axes, keepdim)
     out, node = record(LinalgVectorNormBackward0, v, c.float_dtype(x), x)
     if node is not None:
         node._saved.update(ord=p, dim=dims, keepdim=keepdim)
@@ -567,3 +436,121 @@ def norm(x: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
         node.save_output("result", out)
         c.show_saved(node, dim=c.shown_dims(dim))
     return out
+
+
+# ---- logsumexp ------------------------------------------------------------------------------
+
+class LogsumexpBackward0(Node):
+    """y = log(sum(exp(x)));  dx = g * exp(x - y)"""
+
+    saved_names = ("self", "dim", "keepdim", "result")
+
+    def backward(self, g: Any) -> Any:
+        x, y = self.saved("self"), self.saved("result")
+        g, y = _unreduce(self._saved["keepdim"], x.shape, self._saved["dim"], g, y)
+        return g * c.exp(x - y)
+
+
+_MISSING: Any = object()
+
+
+def logsumexp(x: Tensor, dim: Any = _MISSING, keepdim: bool = False) -> Tensor:
+    """log(sum(exp(x))) over ``dim``: m + log(sum(exp(x - m))), m the max (0 where infinite);
+    of no elements: -inf."""
+    data = c.unary_data(x, "logsumexp")
+    if dim is _MISSING:
+        raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
+    if dim is None:
+        raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
+    dims = norm_dims(dim, data.ndim)
+    axes = dims if data.ndim else ()
+    dt = c.float_dtype(x)
+    a = data.astype(dt.np, copy=False)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if a.size:
+            m = a.max(axis=axes, keepdims=True)
+            m = np.where(np.abs(m) == np.inf, a.dtype.type(0), m)
+            r = np.log(_sum_data(np.exp(a - m), axes, True, dt)) + m
+        else:
+            r = np.full(_keepdim_shape(a.shape, axes), -np.inf, dtype=dt.np)
+    if not keepdim:
+        r = r.reshape(_reduced_shape(a.shape, axes, False))
+    out, node = record(LogsumexpBackward0, r, dt, x)
+    if node is not None:
+        node.save("self", x)
+        node._saved.update(dim=dims, keepdim=keepdim)
+        node.save_output("result", out)
+    return out
+
+
+# ---- count_nonzero, all, any ------------------------------------------------------------------
+
+def _int_dim(v: Any) -> bool:
+    return v is None or (isinstance(v, (int, np.integer, Tensor)) and not isinstance(v, bool))
+
+
+def _int_dims(v: Any) -> bool:
+    return isinstance(v, (tuple, list)) and builtins.all(
+        isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in v)
+
+
+def _count_nonzero_overloads(method: bool) -> list:
+    first = [] if method else [("input", lambda v: isinstance(v, Tensor))]
+    pre = "" if method else "Tensor input, "
+    # torch's parser reads the name of a defaulted parameter as "dim = None", so a keyword
+    # ``dim`` never matches it in the explanation
+    return [(f"({pre}int dim = None)", first + [("dim = None", _int_dim)]),
+            (f"({pre}tuple of ints dim)", first + [("dim", _int_dims)])]
+
+
+def _count_nonzero(x: Any, args: tuple, kwargs: dict, method: bool) -> Tensor:
+    """``count_nonzero`` with torch's argument checks (``args``: what came after ``x``)."""
+    names = ["dim"] if method else ["input", "dim"]
+    given = args if method else (x, *args)
+    bound = dict(zip(names, given))
+    ok = len(given) <= len(names) and not (set(kwargs) - set(names)) \
+        and not (set(kwargs) & set(bound))
+    bound.update(kwargs)
+    dim = bound.get("dim")
+    if not ok or not (_int_dim(dim) or _int_dims(dim)):
+        raise invalid_combination("count_nonzero", _count_nonzero_overloads(method), given,
+                                  kwargs)
+    x = bound.get("input", x)
+    if not isinstance(x, Tensor):
+        raise TypeError("count_nonzero(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(x).__name__}")
+    if isinstance(dim, Tensor):
+        dim = int(dim.item())
+    data = x._data
+    axes = None if dim is None else norm_dims(dim, data.ndim) if data.ndim else ()
+    return make(np.asarray(np.count_nonzero(data, axis=axes), dtype=np.int64), int64, None)
+
+
+def count_nonzero(*args: Any, **kwargs: Any) -> Tensor:
+    """How many elements are not zero (over ``dim``): ``torch.count_nonzero(input, dim)``."""
+    x = args[0] if args else kwargs.pop("input", None)
+    return _count_nonzero(x, args[1:], kwargs, False)
+
+
+def count_nonzero_method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """``x.count_nonzero(dim)``."""
+    return _count_nonzero(self, args, kwargs, True)
+
+
+def _logical(x: Tensor, dim: Any, keepdim: bool, fn: Any) -> Tensor:
+    """``fn`` (np.all / np.any) over ``dim``: bool, or uint8 for uint8 input (as torch)."""
+    data = x._data
+    axes = None if dim is None else norm_dims(dim, data.ndim) if data.ndim else ()
+    out = fn(data, axis=axes, keepdims=keepdim and dim is not None)
+    dt = uint8 if x.dtype is uint8 else bool_
+    return make(np.asarray(out, dtype=dt.np), dt, None)
+
+
+def all(x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """Whether every element (over ``dim``) is nonzero."""
+    return _logical(x, dim, keepdim, np.all)
+
+
+def any(x: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """Whether some element (over ``dim``) is nonzero."""
+    return _logical(x, dim, keepdim, np.any)

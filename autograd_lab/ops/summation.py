@@ -6,13 +6,18 @@ give results that differ in the last bit most of the time, and printed values
 ``cascade_sum`` (aten/src/ATen/native/cpu/SumKernel.cpp) with numpy: the same
 TensorIterator dimension order and coalescing, the same split into SIMD lanes and
 4-way partial sums, and the same multi-level cascade, in float32 (float64) arithmetic.
-It models one thread, which is how torch sums fewer than 32768 elements (its GRAIN_SIZE)
-whatever its thread count; larger sums depend on the number of threads, and take numpy's
-fast pairwise sum here.
+Fewer than 32768 elements (torch's GRAIN_SIZE) are summed by one thread whatever torch's
+thread count. A larger sum to one value is split by torch into one contiguous chunk per
+thread, each chunk summed as above into a per-thread buffer, then the buffer summed
+(``two_pass_reduction``); that is modelled here for torch's default thread count
+(``OMP_NUM_THREADS`` or ``MKL_NUM_THREADS``, else the number of physical cores;
+``set_num_threads`` changes it). A larger sum to several values keeps each value in one
+thread: the order above.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -21,6 +26,46 @@ import numpy as np
 # registers this kernel for AVX2 only, so AVX512 machines run the AVX2 code too.
 _VEC_BYTES = 32
 GRAIN_SIZE = 32768  # torch reduces larger tensors in parallel chunks
+
+
+def _physical_cores() -> int:
+    """The number of physical cores (torch's default thread count, through MKL/OpenMP)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            text = f.read()
+    except OSError:
+        return os.cpu_count() or 1
+    cores, phys = set(), "0"
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() == "physical id":
+            phys = value.strip()
+        elif key.strip() == "core id":
+            cores.add((phys, value.strip()))
+    return len(cores) or os.cpu_count() or 1
+
+
+def _default_threads() -> int:
+    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        value = os.environ.get(var, "")
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+    return _physical_cores()
+
+
+_THREADS = [_default_threads()]
+
+
+def get_num_threads() -> int:
+    """The number of threads whose split of large sums is modelled (``torch.get_num_threads``)."""
+    return _THREADS[0]
+
+
+def set_num_threads(n: int) -> None:
+    """Model ``n`` threads from now on (``torch.set_num_threads``)."""
+    if int(n) <= 0:
+        raise RuntimeError("set_num_threads expects a positive integer")
+    _THREADS[0] = int(n)
 
 
 def _has_avx512() -> bool:
@@ -224,8 +269,15 @@ def _small_1d(x: np.ndarray) -> Any:
 
 def torch_sum(a: np.ndarray, axes: tuple, keepdims: bool = False) -> Any:
     """``a.sum(axes)`` adding in torch's order (float32/float64 ``a``; ``axes`` normalised)."""
-    if a.size >= GRAIN_SIZE:
-        return a.sum(axis=axes, keepdims=keepdims)
+    if a.size >= GRAIN_SIZE and _THREADS[0] > 1 and all(
+            a.shape[d] == 1 for d in range(a.ndim) if d not in axes):
+        # one value from many elements: torch splits them among its threads
+        total = _two_pass(a)
+        if total is None:  # (a layout not dense: numpy's sum)
+            return a.sum(axis=axes, keepdims=keepdims)
+        out_shape = tuple(a.shape[d] for d in range(a.ndim) if d not in axes)
+        return _keep(np.asarray(total, dtype=a.dtype).reshape(out_shape), a.shape, axes,
+                     keepdims)
     itemsize = a.dtype.itemsize
     lanes = _VEC_BYTES // itemsize
     shape = a.shape
@@ -239,6 +291,11 @@ def torch_sum(a: np.ndarray, axes: tuple, keepdims: bool = False) -> Any:
         nred *= shape[d]
     if nred == 1:  # only size-1 dims reduced: a copy
         return _keep((a + a.dtype.type(0)).reshape(out_shape), shape, axes, keepdims)
+    if 1 in shape:  # size-1 dims change nothing in torch's iteration (they are coalesced)
+        keep = [d for d in range(a.ndim) if shape[d] != 1]
+        sq = a.reshape(tuple(shape[d] for d in keep))  # a view: the strides stay
+        sub = tuple(i for i, d in enumerate(keep) if d in axes)
+        return _keep(torch_sum(sq, sub).reshape(out_shape), shape, axes, keepdims)
     if a.flags.c_contiguous:  # the common layouts, without the general iteration below
         nd = a.ndim
         if axes == tuple(range(nd - len(axes), nd)):  # trailing dims: one sum per row
@@ -255,6 +312,35 @@ def torch_sum(a: np.ndarray, axes: tuple, keepdims: bool = False) -> Any:
             out = _outer(cols, 4 * lanes if cols.shape[1] >= lanes else 4)
             return _keep(out.reshape(out_shape), shape, axes, keepdims)
     return _keep(_iterated_sum(a, kept, out_shape, lanes), shape, axes, keepdims)
+
+
+def _two_pass(a: np.ndarray) -> Any:
+    """torch's ``two_pass_reduction`` of all of ``a`` (dense in some order of its dims): a
+    contiguous chunk per thread summed serially into a buffer of one slot per thread (unused
+    slots hold +0), then the buffer summed; None for other layouts."""
+    if a.flags.c_contiguous:
+        flat = a.reshape(-1)
+    elif a.flags.f_contiguous:
+        flat = a.T.reshape(-1)
+    else:
+        return None
+    n, threads = flat.shape[0], _THREADS[0]
+    used = min(threads, -(-n // GRAIN_SIZE))
+    chunk = -(-n // used)
+    buffer = np.zeros(threads, dtype=a.dtype)
+    for i in range(used):
+        part = flat[i * chunk:(i + 1) * chunk]
+        if part.size:
+            buffer[i] = _serial_1d(part)
+    return _serial_1d(buffer)
+
+
+def _serial_1d(x: np.ndarray) -> Any:
+    """The one-thread sum of a contiguous vector (torch's inner reduction)."""
+    lanes = _VEC_BYTES // x.dtype.itemsize
+    if x.shape[0] < lanes:
+        return _small_1d(x)
+    return _inner_vectorized(x.reshape(-1, 1), lanes)[0]
 
 
 def _iterated_sum(a: np.ndarray, kept: list[int], out_shape: tuple, lanes: int) -> np.ndarray:

@@ -7,10 +7,13 @@ from .activation import (
 from .container import ModuleList, Sequential
 from .flatten import Flatten
 from .linear import Identity, Linear
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .loss import (
+    BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
+    SmoothL1Loss,
+)
 from .sparse import Embedding
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Embedding", "Flatten",
-           "GELU", "Identity", "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module",
-           "ModuleList", "NLLLoss", "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax",
-           "Softplus", "Tanh"]
+           "GELU", "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LeakyReLU", "Linear",
+           "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss", "ReLU", "Sequential", "SiLU",
+           "Sigmoid", "Softmax", "SmoothL1Loss", "Softplus", "Tanh"]

@@ -1,0 +1,136 @@
+"""Cumulative ops: ``cumsum`` and ``cumprod`` along a dim.
+
+torch accumulates float32 in double and rounds each output once (``acc_type`` of its CPU
+kernel), so the running values here are computed in float64 too. Integers and bools give
+int64. ``cumsum``'s gradient is the reversed cumulative sum of ``g``; ``cumprod``'s is the
+reversed cumulative sum of ``g * y`` divided by ``x``, computed without division where x
+has zeros.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._dtype import bool_
+from .._dtype import dtype as DType
+from . import common as c
+from .common import Node, Tensor, norm_dim
+from .comparison import choose
+from .join_split import cat
+from .record import make, node_for
+from .reductions import _sum_dtype
+
+
+def _missing_dim(name: str) -> TypeError:
+    return TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+
+
+def _running(fn: Any, data: np.ndarray, d: int, out: np.dtype) -> np.ndarray:
+    """``fn`` (np.cumsum / np.cumprod) along ``d`` in torch's accumulator type, as ``out``."""
+    if not data.ndim:
+        return data.astype(out)
+    acc = np.float64 if out.kind == "f" else out
+    return fn(data, axis=d, dtype=acc).astype(out, copy=False)
+
+
+def _reversed_cumsum(g: Any, d: int) -> Any:
+    """sum_{i >= j} g_i along ``d``."""
+    if isinstance(g, Tensor):
+        return g.flip(d).cumsum(d).flip(d)
+    return np.flip(_running(np.cumsum, np.flip(g, d), d, g.dtype), d)
+
+
+class CumsumBackward0(Node):
+    """y_i = sum_{j <= i} x_j;  dx_j = sum_{i >= j} g_i (a reversed cumulative sum)"""
+
+    saved_names = ("dim",)
+
+    def backward(self, g: Any) -> Any:
+        if not g.ndim:
+            return g
+        return _reversed_cumsum(g, self._saved["dim"])
+
+
+def cumsum(x: Tensor, dim: int | None = None, *, dtype: DType | None = None) -> Tensor:
+    """The running sum along ``dim``."""
+    data = c.unary_data(x, "cumsum")
+    if dim is None:
+        raise _missing_dim("cumsum")
+    dt = _sum_dtype(x, dtype)
+    d = norm_dim(dim, data.ndim)
+    node = node_for(CumsumBackward0, x) if dt.is_floating_point else None
+    if node is not None:
+        node._saved["dim"] = d
+        c.show_saved(node, dim=c.shown_dim(dim))
+    return make(_running(np.cumsum, data, d, dt.np), dt, node)
+
+
+class CumprodBackward0(Node):
+    """y_i = prod_{j <= i} x_j;  dx_j = sum_{i >= j} g_i prod_{k <= i, k != j} x_k
+    (= reversed_cumsum(g * y)_j / x_j where x has no zero)"""
+
+    saved_names = ("dim", "self", "result")
+
+    def backward(self, g: Any) -> Any:
+        x, y = self.saved("self"), self.saved("result")
+        d = self._saved["dim"]
+        if not x.shape or x.shape[d] <= 1:
+            return g
+        xd = x._data if isinstance(x, Tensor) else x
+        if not (xd == 0).any():
+            return _reversed_cumsum(y * g, d) / x
+        if isinstance(x, Tensor):
+            return _cumprod_grad_graph(g, x, d)
+        return _cumprod_grad_zeros(g, x, y, d)
+
+
+def _cumprod_grad_zeros(g: np.ndarray, x: np.ndarray, y: np.ndarray, d: int) -> np.ndarray:
+    """The gradient where x has zeros: before a slice's first zero k as without zeros; at k
+    the products that leave x_k out; after k nothing (every product holds x_k)."""
+    gm, xm, ym = (np.moveaxis(a, d, -1) for a in (g, x, y))
+    n = xm.shape[-1]
+    out = np.zeros(xm.shape, dtype=gm.dtype)
+    for pos in np.ndindex(*xm.shape[:-1]):
+        xs, gs, ys = xm[pos], gm[pos], ym[pos]
+        zeros = np.flatnonzero(xs == 0)
+        k = int(zeros[0]) if zeros.size else n
+        if k:
+            # the outputs from k on are 0: they add nothing to the positions before k
+            out[pos][:k] = _reversed_cumsum(ys[:k] * gs[:k], 0) / xs[:k]
+        if k < n:  # x_k's gradient: g_i times the product of x_0..x_i without x_k, i >= k
+            before = ys[k - 1] if k else gm.dtype.type(1)
+            rest = np.cumprod(np.concatenate([[before], xs[k + 1:]]).astype(np.float64))
+            out[pos][k] = np.sum(gs[k:] * rest.astype(gm.dtype))
+    return np.moveaxis(out, -1, d)
+
+
+def _cumprod_grad_graph(g: Tensor, x: Tensor, d: int) -> Tensor:
+    """Differentiable (create_graph): for each j, the cumulative product with x_j replaced
+    by 1, times g, summed over i >= j."""
+    n = x.shape[d]
+    parts = []
+    for j in range(n):
+        hot = (np.arange(n) == j).reshape([-1 if k == d else 1 for k in range(x.ndim)])
+        others = choose(make(hot, bool_, None), 1.0, x).cumprod(d)
+        keep = make((np.arange(n) >= j).reshape(hot.shape), g.dtype, None)
+        parts.append((g * others * keep).sum(d, keepdim=True))
+    return cat(parts, d)
+
+
+def cumprod(x: Tensor, dim: int | None = None, *, dtype: DType | None = None) -> Tensor:
+    """The running product along ``dim``."""
+    data = c.unary_data(x, "cumprod")
+    if dim is None:
+        raise _missing_dim("cumprod")
+    dt = _sum_dtype(x, dtype)
+    d = norm_dim(dim, data.ndim)
+    node = node_for(CumprodBackward0, x) if dt.is_floating_point else None
+    out = make(_running(np.cumprod, data, d, dt.np), dt, node)
+    if node is not None:
+        node._saved["dim"] = d
+        node.save("self", x)
+        node.save_output("result", out)
+        c.show_saved(node, dim=c.shown_dim(dim))
+    return out
