@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._messages import scalar_name
+from . import backward_ops as bo
 from . import common as c
 from .arithmetic import _save_operand, mul, mul_scalar, pow_scalar
 from .common import Node, Tensor, _with_scalar, float_dtype, sum_to, unary_data
@@ -79,7 +80,7 @@ class ReluBackward0(Node):
     saved_names = ("result",)
 
     def backward(self, g: Any) -> Any:
-        return g * ~(self.saved("result") <= 0)
+        return bo.threshold_backward(g, self.saved("result"), 0)
 
 
 def relu(x: Tensor) -> Tensor:
@@ -99,12 +100,12 @@ def relu(x: Tensor) -> Tensor:
 
 
 class AbsBackward0(Node):
-    """y = |x|;  dx = g * sign(x) (so abs'(0) = 0, and sign(nan) = 0)"""
+    """y = |x|;  dx = g * sgn(x) (so abs'(0) = 0, and sgn(nan) = 0)"""
 
     saved_names = ("self",)
 
     def backward(self, g: Any) -> Any:
-        return g * c.sign(self.saved("self"))
+        return g * bo.sgn(self.saved("self"))
 
 
 def abs(x: Tensor) -> Tensor:  # noqa: A001
@@ -416,8 +417,8 @@ cosh = _unary("cosh", "Cosh", _f64(np.cosh), "self",
                lambda g, x: g * _call(x, "sinh", np.sinh),
                "y = cosh(x);  dx = g * sinh(x)", "cosh(x).")
 tanh = _unary("tanh", "Tanh", _f64(np.tanh), "result",
-               lambda g, y: g * (1 - y * y),
+               bo.tanh_backward,
                "y = tanh(x);  dx = g * (1 - y^2)", "tanh(x).")
 sigmoid = _unary("sigmoid", "Sigmoid", _sigmoid, "result",
-                  lambda g, y: g * (1 - y) * y,
+                  bo.sigmoid_backward,
                   "y = 1 / (1 + exp(-x));  dx = g * y * (1 - y)", "1 / (1 + e^-x).")
