@@ -27,31 +27,13 @@ from typing import Any
 import numpy as np
 
 from . import common as c
-from .arithmetic import div_scalar, mul_scalar, pow_scalar, sub
+from .arithmetic import (
+    _pow_data, add_scalar, div_scalar, mul_scalar, pow_scalar, sub, sub_scalar,
+)
 from .common import Node, Tensor
 from .record import make, record
 
 # ---- scalar arithmetic as torch's C++ formulas record it --------------------------------------
-
-
-class AddBackward1(Node):
-    """y = x + s (s a number, in a backward formula);  dx = g"""
-
-    saved_names = ("alpha",)
-
-    def backward(self, g: Any) -> Any:
-        return g
-
-
-class SubBackward1(AddBackward1):
-    """y = x - s (s a number, in a backward formula);  dx = g"""
-
-
-def _scalar_node(cls: type[Node], x: Tensor, data: np.ndarray) -> Tensor:
-    out, node = record(cls, data, x.dtype, x)
-    if node is not None:
-        node._saved["alpha"] = 1
-    return out
 
 
 def times(x: Any, s: float) -> Any:
@@ -66,16 +48,12 @@ def over(x: Any, s: float) -> Any:
 
 def plus(x: Any, s: float) -> Any:
     """``x + s`` (``AddBackward1`` on a Tensor)."""
-    if isinstance(x, Tensor):
-        return _scalar_node(AddBackward1, x, x._data + s)
-    return x + s
+    return add_scalar(x, s) if isinstance(x, Tensor) else x + s
 
 
 def minus(x: Any, s: float) -> Any:
     """``x - s`` (``SubBackward1`` on a Tensor)."""
-    if isinstance(x, Tensor):
-        return _scalar_node(SubBackward1, x, x._data - s)
-    return x - s
+    return sub_scalar(x, s) if isinstance(x, Tensor) else x - s
 
 
 def from_scalar(s: float, x: Any) -> Any:
@@ -87,7 +65,9 @@ def from_scalar(s: float, x: Any) -> Any:
 
 def power(x: Any, p: float) -> Any:
     """``x.pow(p)`` (``PowBackward0`` on a Tensor)."""
-    return pow_scalar(x, p) if isinstance(x, Tensor) else x ** p
+    if isinstance(x, Tensor):
+        return pow_scalar(x, p)
+    return _pow_data(x, p) if x.dtype == np.float32 else x ** p  # as torch's kernel rounds
 
 
 def _zeros(g: Any) -> Any:
