@@ -22,14 +22,13 @@ A backward op is a ``BackwardOp`` subclass named for its node, with
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from . import common as c
-from .arithmetic import (
-    _pow_data, add_scalar, div_scalar, mul_scalar, pow_scalar, sub, sub_scalar,
-)
+from .arithmetic import _pow_data, add_scalar, div_scalar, mul_scalar, pow_scalar, sub, sub_scalar
 from .common import Node, Tensor
 from .record import make, record
 
@@ -75,6 +74,13 @@ def _zeros(g: Any) -> Any:
     return c.zeros_like_data(g)
 
 
+def _mask(cond: Any, like: Any) -> Any:
+    """``cond.type_as(like)``: a constant 0/1 factor."""
+    if isinstance(cond, Tensor):
+        return make(cond._data.astype(like.dtype.np), like.dtype, None)
+    return cond.astype(like.dtype)
+
+
 # ---- the node of a backward op -----------------------------------------------------------------
 
 
@@ -83,10 +89,13 @@ class BackwardOp(Node):
 
     args: tuple[str, ...] = ()
     consts: tuple[str, ...] = ()
+    saves: tuple[str, ...] | None = None  # the args the derivatives read (default: all)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.saved_names = tuple(sorted(cls.args + cls.consts))
+        if cls.saves is None:
+            cls.saves = cls.args
+        cls.saved_names = tuple(sorted(cls.saves + cls.consts))
 
     @staticmethod
     def compute(*args: Any, **consts: Any) -> Any:
@@ -96,7 +105,7 @@ class BackwardOp(Node):
         raise NotImplementedError
 
     def backward(self, gg: Any) -> tuple:
-        values = [self.saved(n) for n in self.args]
+        values = [self.saved(n) if n in self.saves else None for n in self.args]
         consts = {k: self._saved[k] for k in self.consts}
         grads = self.derivatives(gg, *values, **consts)
         return tuple(g if nf[0] is not None else None for g, nf in zip(grads, self.next_functions))
@@ -121,7 +130,8 @@ class BackwardOp(Node):
         out, node = record(cls, data, ts[0].dtype, *ts)
         if node is not None:
             for name, t in zip(cls.args, ts):
-                node.save(name, t)
+                if name in cls.saves:
+                    node.save(name, t)
             node._saved.update(consts)
         return out
 
@@ -166,6 +176,7 @@ class ThresholdBackwardBackward0(BackwardOp):
 
     args = ("grad_output", "self")
     consts = ("threshold",)
+    saves = ("self",)
 
     @staticmethod
     def compute(g: Any, x: Any, threshold: float) -> Any:
@@ -195,6 +206,176 @@ def sgn(x: Any) -> Any:
     return out
 
 
+
+class LeakyReluBackwardBackward0(BackwardOp):
+    """leaky_relu_backward(g, x, slope) = g where x > 0, else slope * g;
+    dg = leaky_relu_backward(gg, x, slope),  dx = 0"""
+
+    args = ("grad_output", "self")
+    consts = ("negative_slope",)
+    saves = ("self",)
+
+    @staticmethod
+    def compute(g: Any, x: Any, negative_slope: float) -> Any:
+        return np.where(x > 0, g, g * negative_slope)
+
+    def derivatives(self, gg: Any, g: Any, x: Any, negative_slope: float) -> tuple:
+        return leaky_relu_backward(gg, x, negative_slope), _zeros(gg)
+
+
+_SQRT1_2 = 0.7071067811865476
+_INV_SQRT_2PI = 0.3989422804014327  # 1 / sqrt(2 pi)
+_SQRT_2_PI = 0.7978845608028654  # sqrt(2 / pi)
+_GELU_C = 0.044715
+
+
+def _tanh_parts(x: Any) -> tuple:
+    """For gelu's tanh form: t = tanh(u), u = sqrt(2/pi) (x + c x^3), and u'."""
+    t = c.tanh(times(x + x * x * x * _GELU_C, _SQRT_2_PI))
+    du = times(plus(x * x * (3 * _GELU_C), 1), _SQRT_2_PI)
+    return t, du
+
+
+class GeluBackwardBackward0(BackwardOp):
+    """gelu_backward(g, x) = g * (Phi(x) + x phi(x))  (Phi, phi: the normal cdf and pdf; with
+    approximate='tanh', Phi ~ (1 + tanh(u)) / 2);  dg = gelu_backward(gg, x),
+    dx = gg * g * gelu''(x),  gelu'' = phi(x) (2 - x^2)"""
+
+    args = ("grad_output", "self")
+    consts = ("approximate",)
+
+    @staticmethod
+    def compute(g: Any, x: Any, approximate: str) -> Any:
+        if approximate == "tanh":
+            t, du = _tanh_parts(x)
+            return g * ((t + 1) * 0.5 + x * 0.5 * (1 - t * t) * du)
+        cdf = (np_erf(x * _SQRT1_2) + 1) * 0.5
+        pdf = np.exp(x * x * -0.5) * _INV_SQRT_2PI
+        return g * (cdf + x * pdf)
+
+    def derivatives(self, gg: Any, g: Any, x: Any, approximate: str) -> tuple:
+        if approximate == "tanh":  # (1 - t^2) (u' + x/2 (u'' - 2 t u'^2))
+            t, du = _tanh_parts(x)
+            ddu = times(x, 6 * _GELU_C * _SQRT_2_PI)
+            d2 = from_scalar(1, t * t) * (du + times(x, 0.5) * (ddu - times(t * du * du, 2)))
+        else:
+            sq = x * x
+            pdf = times(c.exp(times(sq, -0.5)), _INV_SQRT_2PI)
+            d2 = times(pdf, 2) - sq * pdf
+        return gelu_backward(gg, x, approximate), gg * g * d2
+
+
+def np_erf(a: np.ndarray) -> np.ndarray:
+    """erf elementwise (numpy has none): computed in float64, returned in ``a``'s dtype."""
+    return np.asarray(_ERF(a.astype(np.float64)), dtype=np.float64).astype(a.dtype)
+
+
+_ERF = np.frompyfunc(math.erf, 1, 1)
+
+
+class EluBackwardBackward0(BackwardOp):
+    """elu_backward(g, x) = g where x > 0, else g * alpha * exp(x);
+    dg = elu_backward(gg, x),  dx = elu_backward(gg * g, x) where x < 0 (else 0)"""
+
+    args = ("grad_output", "self_or_result")
+    consts = ("alpha", "input_scale", "is_result", "scale")
+
+    @staticmethod
+    def compute(g: Any, x: Any, alpha: float, input_scale: float = 1, is_result: bool = False,
+                scale: float = 1) -> Any:
+        return np.where(x > 0, g, g * (np.exp(x) * alpha))
+
+    def derivatives(self, gg: Any, g: Any, x: Any, alpha: float, input_scale: float = 1,
+                    is_result: bool = False, scale: float = 1) -> tuple:
+        consts = (alpha, input_scale, is_result, scale)
+        second = elu_backward(times(gg * g, input_scale), x, *consts) * _mask(x < 0, gg)
+        return elu_backward(gg, x, *consts), second
+
+
+class SoftplusBackwardBackward0(BackwardOp):
+    """softplus_backward(g, x) = g * sigmoid(beta x) (g where beta x > threshold);
+    dg = softplus_backward(gg, x),  dx = sigmoid_backward(gg * g, sigmoid(beta x)) * beta
+    where beta x < threshold (else 0)"""
+
+    args = ("grad_output", "self")
+    consts = ("beta", "threshold")
+
+    @staticmethod
+    def compute(g: Any, x: Any, beta: float, threshold: float) -> Any:
+        bx = x * beta
+        return np.where(bx > threshold, g, g * c.sigmoid(bx))
+
+    def derivatives(self, gg: Any, g: Any, x: Any, beta: float, threshold: float) -> tuple:
+        bx = times(x, beta)
+        second = times(sigmoid_backward(gg * g, c.sigmoid(bx)) * _mask(bx < threshold, gg), beta)
+        return softplus_backward(gg, x, beta, threshold), second
+
+
+# ---- softmax ------------------------------------------------------------------------------------
+
+
+class SoftmaxBackwardDataBackward0(BackwardOp):
+    """_softmax_backward_data(g, y) = y * (g - sum(g y));  dg = _softmax_backward_data(gg, y),
+    dy = g gg - sum(y g) gg - g sum(y gg)  (sums along dim, kept)"""
+
+    args = ("grad_output", "output")
+    consts = ("dim",)
+
+    @staticmethod
+    def compute(g: Any, y: Any, dim: int) -> Any:
+        return y * (g - _keep(g * y, dim))
+
+    def derivatives(self, gg: Any, g: Any, y: Any, dim: int) -> tuple:
+        dy = g * gg - _keep(y * g, dim) * gg - g * _keep(y * gg, dim)
+        return softmax_backward_data(gg, y, dim), dy
+
+
+class LogSoftmaxBackwardDataBackward0(BackwardOp):
+    """_log_softmax_backward_data(g, y) = g - exp(y) sum(g);  dg = gg - sum(gg exp(y)),
+    dy = -sum(g) exp(y) gg  (sums along dim, kept)"""
+
+    args = ("grad_output", "output")
+    consts = ("dim",)
+
+    @staticmethod
+    def compute(g: Any, y: Any, dim: int) -> Any:
+        return g - np.exp(y) * _keep(g, dim)
+
+    def derivatives(self, gg: Any, g: Any, y: Any, dim: int) -> tuple:
+        return gg - _keep(gg * c.exp(y), dim), -_keep(g, dim) * c.exp(y) * gg
+
+
+# ---- losses -------------------------------------------------------------------------------------
+
+
+class MseLossBackwardBackward0(BackwardOp):
+    """mse_loss_backward(g, x, t) = norm (x - t) g, norm = 2 / numel for 'mean' (else 2);
+    dg = mse_loss_backward(gg, x, t) (summed to g's shape),
+    dx = 2 gg g (/ numel),  dt = -dx"""
+
+    args = ("grad_output", "self", "target")
+    consts = ("reduction",)
+
+    @staticmethod
+    def compute(g: Any, x: Any, t: Any, reduction: int) -> Any:
+        norm = x.dtype.type(2.0 / x.size if reduction == 1 else 2.0)
+        return (norm * (x - t)) * g
+
+    def derivatives(self, gg: Any, g: Any, x: Any, t: Any, reduction: int) -> tuple:
+        dg = c.sum_to(mse_loss_backward(gg, x, t, reduction), g.shape)
+        dx = times(gg * g, 2)
+        if reduction == 1:
+            dx = over(dx, x.numel() if isinstance(x, Tensor) else x.size)
+        return dg, dx, -dx
+
+
 tanh_backward = TanhBackwardBackward0.op
 sigmoid_backward = SigmoidBackwardBackward0.op
 threshold_backward = ThresholdBackwardBackward0.op
+leaky_relu_backward = LeakyReluBackwardBackward0.op
+gelu_backward = GeluBackwardBackward0.op
+elu_backward = EluBackwardBackward0.op
+softplus_backward = SoftplusBackwardBackward0.op
+softmax_backward_data = SoftmaxBackwardDataBackward0.op
+log_softmax_backward_data = LogSoftmaxBackwardDataBackward0.op
+mse_loss_backward = MseLossBackwardBackward0.op
