@@ -110,7 +110,8 @@ class SiluBackward0(Node):
     def backward(self, g: Any) -> Any:
         x = self.saved("self")
         s = c.sigmoid(x)
-        return g * s * bo.plus(x * bo.from_scalar(1.0, s), 1.0)
+        right = bo.plus(x * bo.from_scalar(1.0, s), 1.0)  # C++ evaluates the right factor first
+        return g * s * right
 
 
 def silu(x: Tensor) -> Tensor:

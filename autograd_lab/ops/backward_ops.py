@@ -167,7 +167,8 @@ class SigmoidBackwardBackward0(BackwardOp):
         return g * (1 - y) * y
 
     def derivatives(self, gg: Any, g: Any, y: Any) -> tuple:
-        return sigmoid_backward(gg, y), gg * g * plus(times(y, -2), 1)
+        right = plus(times(y, -2), 1)  # C++ evaluates the right operand first
+        return sigmoid_backward(gg, y), gg * g * right
 
 
 class ThresholdBackwardBackward0(BackwardOp):
@@ -326,7 +327,10 @@ class SoftmaxBackwardDataBackward0(BackwardOp):
         return y * (g - _keep(g * y, dim))
 
     def derivatives(self, gg: Any, g: Any, y: Any, dim: int) -> tuple:
-        dy = g * gg - _keep(y * g, dim) * gg - g * _keep(y * gg, dim)
+        # C++ evaluates the right operand first: the last term, then the middle one
+        last = g * _keep(y * gg, dim)
+        middle = _keep(y * g, dim) * gg
+        dy = g * gg - middle - last
         return softmax_backward_data(gg, y, dim), dy
 
 
