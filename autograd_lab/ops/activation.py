@@ -5,27 +5,20 @@ written with ops that work on arrays and on Tensors (so create_graph differentia
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from .._messages import scalar_name
+from . import backward_ops as bo
 from . import common as c
 from .common import Node, Tensor, float_dtype, unary_data
-from .comparison import choose
 from .record import record
 
 _SQRT1_2 = 0.7071067811865476
-_INV_SQRT_2PI = 0.3989422804014327  # 1 / sqrt(2 pi)
 _SQRT_2_PI = 0.7978845608028654  # sqrt(2 / pi)
 _2_SQRT_PI = 1.1283791670955126  # 2 / sqrt(pi)
-_erf = np.frompyfunc(math.erf, 1, 1)
-
-
-def _np_erf(a: np.ndarray) -> np.ndarray:
-    """erf elementwise (numpy has none): computed in float64, returned in ``a``'s dtype."""
-    return np.asarray(_erf(a.astype(np.float64)), dtype=np.float64).astype(a.dtype)
+_np_erf = bo.np_erf
 
 
 class ErfBackward0(Node):
@@ -35,7 +28,7 @@ class ErfBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         x = self.saved("self")
-        return g * (c.exp(-(x * x)) * _2_SQRT_PI)
+        return bo.times(c.exp(-bo.power(x, 2)), _2_SQRT_PI) * g
 
 
 def erf(x: Tensor) -> Tensor:
@@ -45,11 +38,6 @@ def erf(x: Tensor) -> Tensor:
     if node is not None:
         node.save("self", x)
     return out
-
-
-def _erf_any(x: Any) -> Any:
-    """erf of an array or (differentiably) of a Tensor."""
-    return erf(x) if isinstance(x, Tensor) else _np_erf(x)
 
 
 def _float_input(x: Tensor, name: str) -> np.ndarray:
@@ -68,8 +56,7 @@ class LeakyReluBackward0(Node):
     saved_names = ("negative_slope", "self")
 
     def backward(self, g: Any) -> Any:
-        x = self.saved("self")
-        return choose(x > 0, g, g * self._saved["negative_slope"])
+        return bo.leaky_relu_backward(g, self.saved("self"), self._saved["negative_slope"])
 
 
 def leaky_relu(x: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -92,15 +79,7 @@ class GeluBackward0(Node):
     saved_names = ("approximate", "self")
 
     def backward(self, g: Any) -> Any:
-        x = self.saved("self")
-        if self._saved["approximate"] == "tanh":
-            inner = (x + x * x * x * 0.044715) * _SQRT_2_PI
-            t = c.tanh(inner)
-            dinner = (x * x * (3 * 0.044715) + 1) * _SQRT_2_PI
-            return g * ((t + 1) * 0.5 + x * 0.5 * (-(t * t) + 1) * dinner)
-        cdf = (_erf_any(x * _SQRT1_2) + 1) * 0.5
-        pdf = c.exp(x * x * -0.5) * _INV_SQRT_2PI
-        return g * (cdf + x * pdf)
+        return bo.gelu_backward(g, self.saved("self"), self._saved["approximate"])
 
 
 def gelu(x: Tensor, approximate: str = "none") -> Tensor:
@@ -131,7 +110,8 @@ class SiluBackward0(Node):
     def backward(self, g: Any) -> Any:
         x = self.saved("self")
         s = c.sigmoid(x)
-        return g * (s * (x * (-s + 1) + 1))
+        right = bo.plus(x * bo.from_scalar(1.0, s), 1.0)  # C++ evaluates the right factor first
+        return g * s * right
 
 
 def silu(x: Tensor) -> Tensor:
@@ -152,10 +132,8 @@ class SoftplusBackward0(Node):
     saved_names = ("beta", "self", "threshold")
 
     def backward(self, g: Any) -> Any:
-        x = self.saved("self")
-        beta, th = self._saved["beta"], self._saved["threshold"]
-        bx = x * beta
-        return choose(bx > th, g, g * c.sigmoid(bx))
+        return bo.softplus_backward(g, self.saved("self"), self._saved["beta"],
+                                    self._saved["threshold"])
 
 
 def softplus(x: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -178,9 +156,9 @@ class EluBackward0(Node):
     saved_names = ("alpha", "input_scale", "scale", "self")
 
     def backward(self, g: Any) -> Any:
-        x = self.saved("self")
-        alpha = self._saved["alpha"]
-        return choose(x > 0, g, g * (c.exp(x) * alpha))
+        s = self._saved
+        return bo.elu_backward(g, self.saved("self"), s["alpha"], s["input_scale"], False,
+                               s["scale"])
 
 
 def elu(x: Tensor, alpha: float = 1.0) -> Tensor:

@@ -410,11 +410,12 @@ class PowBackward1(BinaryNode):
             x, y = c.cast(x, self.out_dtype), c.cast(y, self.out_dtype)
         gx = gy = None
         if self.needs(0):  # torch: 0 where the exponent is 0 (no 0 * inf at x == 0)
-            gx = self.reduce(0, choose(y == 0, 0.0, g * y * x ** (y - 1)))
+            y1 = sub_scalar(y, 1) if isinstance(y, Tensor) else y - 1
+            gx = self.reduce(0, choose(y == 0, 0.0, g * (y * x ** y1)))
         if self.needs(1):
             z = self.saved("result")
             # torch defines d/dy x^y = 0 where x == 0 and y >= 0
-            gy = self.reduce(1, choose((x == 0) & (y >= 0), 0.0, g * z * c.log(x)))
+            gy = self.reduce(1, g * choose((x == 0) & (y >= 0), 0.0, z * c.log(x)))
         return gx, gy
 
 
@@ -426,10 +427,12 @@ class PowBackward2(Node):
     def backward(self, g: Any) -> Any:
         s = self._saved["self"]
         z = self.saved("result")
+        with np.errstate(divide="ignore"):
+            log_s = float(np.log(s))
+        zlog = mul_scalar(z, log_s) if isinstance(z, Tensor) else z * log_s
         if s == 0:
-            y = self.saved("exponent")
-            return choose(y >= 0, 0.0, g * z * float(np.log(s)))
-        return g * z * float(np.log(s))
+            return g * choose(self.saved("exponent") >= 0, 0.0, zlog)
+        return g * zlog
 
 
 def pow(x: Any, y: Any) -> Tensor:  # noqa: A001
@@ -560,7 +563,8 @@ class MulBackward1(Node):
     saved_names = ("other",)
 
     def backward(self, g: Any) -> Any:
-        return g * self._saved["other"]
+        s = self._saved["other"]
+        return mul_scalar(g, s) if isinstance(g, Tensor) else g * s  # torch: MulBackward1 again
 
 
 class DivBackward1(Node):
@@ -569,7 +573,8 @@ class DivBackward1(Node):
     saved_names = ("other",)
 
     def backward(self, g: Any) -> Any:
-        return g / self._saved["other"]
+        s = self._saved["other"]
+        return div_scalar(g, s) if isinstance(g, Tensor) else g / s  # torch: DivBackward1 again
 
 
 def _scalar_op(cls: type[Node], x: Tensor, s: Any, fn: Any) -> Tensor:
@@ -587,3 +592,32 @@ def mul_scalar(x: Tensor, s: float) -> Tensor:
 def div_scalar(x: Tensor, s: float) -> Tensor:
     """``x / s`` recorded as torch records it inside other ops (``DivBackward1``)."""
     return _scalar_op(DivBackward1, x, s, np.true_divide)
+
+
+class AddBackward1(Node):
+    """y = x + s (s a number, in a backward formula);  dx = g"""
+
+    saved_names = ("alpha",)
+
+    def backward(self, g: Any) -> Any:
+        return g
+
+
+class SubBackward1(AddBackward1):
+    """y = x - s (s a number, in a backward formula);  dx = g"""
+
+
+def add_scalar(x: Tensor, s: float) -> Tensor:
+    """``x + s`` recorded as torch records it inside other ops (``AddBackward1``)."""
+    out = _scalar_op(AddBackward1, x, s, np.add)
+    if out.grad_fn is not None:
+        out.grad_fn._saved = {"alpha": 1}
+    return out
+
+
+def sub_scalar(x: Tensor, s: float) -> Tensor:
+    """``x - s`` recorded as torch records it inside other ops (``SubBackward1``)."""
+    out = _scalar_op(SubBackward1, x, s, np.subtract)
+    if out.grad_fn is not None:
+        out.grad_fn._saved = {"alpha": 1}
+    return out

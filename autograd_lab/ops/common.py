@@ -224,6 +224,8 @@ def sum_to(g: Any, shape: tuple) -> Any:
         i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1
     )
     if isinstance(g, Tensor):
+        if not shape:  # torch's sum_to: a plain sum down to a 0-d tensor (SumBackward0)
+            return g.sum()
         if axes:
             g = g.sum(dim=axes, keepdim=True)
         return g.reshape(shape) if g.shape != shape else g

@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _messages as msg
 from .._messages import scalar_name
+from . import backward_ops as bo
 from . import common as c
 from .arithmetic import _save_operand, mul, mul_scalar, pow_scalar
 from .common import Node, Tensor, float_dtype, sum_to, unary_data
@@ -80,7 +81,7 @@ class ReluBackward0(Node):
     saved_names = ("result",)
 
     def backward(self, g: Any) -> Any:
-        return g * ~(self.saved("result") <= 0)
+        return bo.threshold_backward(g, self.saved("result"), 0)
 
 
 def relu(x: Tensor) -> Tensor:
@@ -100,12 +101,12 @@ def relu(x: Tensor) -> Tensor:
 
 
 class AbsBackward0(Node):
-    """y = |x|;  dx = g * sign(x) (so abs'(0) = 0, and sign(nan) = 0)"""
+    """y = |x|;  dx = g * sgn(x) (so abs'(0) = 0, and sgn(nan) = 0)"""
 
     saved_names = ("self",)
 
     def backward(self, g: Any) -> Any:
-        return g * c.sign(self.saved("self"))
+        return g * bo.sgn(self.saved("self"))
 
 
 def abs(x: Tensor) -> Tensor:  # noqa: A001
@@ -501,28 +502,28 @@ exp = _unary("exp", "Exp", _f64(np.exp), "result",
               lambda g, y: g * y,
               "y = exp(x);  dx = g * y", "e^x.")
 exp2 = _unary("exp2", "Exp2", _f64(np.exp2), "result",
-               lambda g, y: g * (y * _LN2),
+               lambda g, y: bo.times(g * y, _LN2),
                "y = 2^x;  dx = g * y * ln 2", "2^x.")
 expm1 = _unary("expm1", "Expm1", _f64(np.expm1), "result",
-                lambda g, y: g * (y + 1),
+                lambda g, y: g * bo.plus(y, 1),
                 "y = exp(x) - 1;  dx = g * (y + 1)", "e^x - 1, accurate near 0.")
 log = _unary("log", "Log", _f64(np.log), "self",
               lambda g, x: g / x,
               "y = log(x);  dx = g / x", "The natural logarithm.")
 log2 = _unary("log2", "Log2", _f64(np.log2), "self",
-               lambda g, x: g / (x * _LN2),
+               lambda g, x: g / bo.times(x, _LN2),
                "y = log2(x);  dx = g / (x ln 2)", "The base-2 logarithm.")
 log10 = _unary("log10", "Log10", _f64(np.log10), "self",
-                lambda g, x: g / (x * _LN10),
+                lambda g, x: g / bo.times(x, _LN10),
                 "y = log10(x);  dx = g / (x ln 10)", "The base-10 logarithm.")
 log1p = _unary("log1p", "Log1P", _f64(np.log1p), "self",
-                lambda g, x: g / (x + 1),
+                lambda g, x: g / bo.plus(x, 1),
                 "y = log(1 + x);  dx = g / (1 + x)", "log(1 + x), accurate near 0.")
 sqrt = _unary("sqrt", "Sqrt", np.sqrt, "result",
                _sqrt_grad,
                "y = sqrt(x);  dx = g / (2 y) (so sqrt'(0) = inf)", "The square root.")
 rsqrt = _unary("rsqrt", "Rsqrt", _rsqrt, "result",
-                lambda g, y: -0.5 * g * y * y * y,
+                lambda g, y: bo.times(g, -0.5) * bo.power(y, 3),
                 "y = 1/sqrt(x);  dx = -g * y^3 / 2", "1 / sqrt(x).")
 reciprocal = _unary("reciprocal", "Reciprocal", np.reciprocal, "result",
                      lambda g, y: -g * (y * y),
@@ -534,16 +535,16 @@ cos = _unary("cos", "Cos", _f64(np.cos), "self",
               lambda g, x: g * -c.sin(x),
               "y = cos(x);  dx = -g * sin(x)", "cos(x).")
 tan = _unary("tan", "Tan", _f64(np.tan), "result",
-              lambda g, y: g * (1 + y * y),
+              lambda g, y: g * bo.plus(bo.power(y, 2), 1),
               "y = tan(x);  dx = g * (1 + y^2)", "tan(x).")
 asin = _unary("asin", "Asin", _f64(np.arcsin), "self",
-               lambda g, x: g * _call(-x * x + 1, "rsqrt", _rsqrt),
+               lambda g, x: g * _call(bo.plus(-x * x, 1), "rsqrt", _rsqrt),
                "y = asin(x);  dx = g / sqrt(1 - x^2)", "arcsin(x).")
 acos = _unary("acos", "Acos", _f64(np.arccos), "self",
-               lambda g, x: g * -_call(-x * x + 1, "rsqrt", _rsqrt),
+               lambda g, x: g * -_call(bo.plus(-x * x, 1), "rsqrt", _rsqrt),
                "y = acos(x);  dx = -g / sqrt(1 - x^2)", "arccos(x).")
 atan = _unary("atan", "Atan", _f64(np.arctan), "self",
-               lambda g, x: g / (x * x + 1),
+               lambda g, x: g / bo.plus(x * x, 1),
                "y = atan(x);  dx = g / (1 + x^2)", "arctan(x).")
 sinh = _unary("sinh", "Sinh", _f64(np.sinh), "self",
                lambda g, x: g * _call(x, "cosh", np.cosh),
@@ -552,8 +553,8 @@ cosh = _unary("cosh", "Cosh", _f64(np.cosh), "self",
                lambda g, x: g * _call(x, "sinh", np.sinh),
                "y = cosh(x);  dx = g * sinh(x)", "cosh(x).")
 tanh = _unary("tanh", "Tanh", _f64(np.tanh), "result",
-               lambda g, y: g * (1 - y * y),
+               bo.tanh_backward,
                "y = tanh(x);  dx = g * (1 - y^2)", "tanh(x).")
 sigmoid = _unary("sigmoid", "Sigmoid", _sigmoid, "result",
-                  lambda g, y: g * (1 - y) * y,
+                  bo.sigmoid_backward,
                   "y = 1 / (1 + exp(-x));  dx = g * y * (1 - y)", "1 / (1 + e^-x).")

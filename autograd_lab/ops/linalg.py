@@ -68,9 +68,14 @@ class MmBackward0(Node):
 
     def backward(self, g: Any) -> tuple:
         nf = self.next_functions
-        ga = g @ c.swap_last(self.saved("mat2")) if nf[0][0] is not None else None
-        gb = c.swap_last(self.saved("self")) @ g if nf[1][0] is not None else None
+        ga = g @ _t(self.saved("mat2")) if nf[0][0] is not None else None
+        gb = _t(self.saved("self")) @ g if nf[1][0] is not None else None
         return ga, gb
+
+
+def _t(m: Any) -> Any:
+    """A matrix transposed: ``.t()`` on a Tensor (``TBackward0``, as torch's mm backward)."""
+    return m.t() if isinstance(m, Tensor) else m.T
 
 
 def mm(a: Tensor, b: Tensor) -> Tensor:

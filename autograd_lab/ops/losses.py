@@ -17,6 +17,7 @@ import numpy as np
 
 from .._dtype import float16, float32, float64, int64, uint8
 from .._messages import scalar_name
+from . import backward_ops as bo
 from . import common as c
 from .common import Node, Tensor
 from .record import make, node_for, record
@@ -142,13 +143,9 @@ class MseLossBackward0(Node):
 
     def backward(self, g: Any) -> tuple:
         x, y = self.saved("self"), self.saved("target")
-        nf = self.next_functions
-        n = x.numel() if isinstance(x, Tensor) else x.size
-        norm = 2.0 / n if self._saved["reduction"] == 1 else 2.0
-        if not isinstance(g, Tensor):
-            norm = x.dtype.type(norm)  # torch casts the factor to the tensor's dtype first
-        gx = (norm * (x - y)) * g if nf[0][0] is not None else None
-        gy = (norm * (y - x)) * g if nf[1][0] is not None else None
+        nf, red = self.next_functions, self._saved["reduction"]
+        gx = bo.mse_loss_backward(g, x, y, red) if nf[0][0] is not None else None
+        gy = bo.mse_loss_backward(g, y, x, red) if nf[1][0] is not None else None
         return gx, gy
 
 

@@ -33,8 +33,18 @@ def _unreduce(keepdim: bool, shape: tuple, dims: tuple, *ts: Any) -> tuple:
     """``ts`` (a gradient, the result ...) with the reduced ``dims`` back as size 1."""
     if keepdim:
         return ts
-    kept = _keepdim_shape(shape, dims)
-    return tuple(c.reshape(t, kept) for t in ts)
+    return tuple(_restore(t, shape, dims) for t in ts)
+
+
+def _restore(g: Any, shape: tuple, dims: tuple) -> Any:
+    """``g`` with the reduced ``dims`` back as size 1: a reshape of an array; on a Tensor
+    one ``unsqueeze`` per dim, as torch's ``sum_backward`` records it."""
+    if not isinstance(g, Tensor):
+        return c.reshape(g, _keepdim_shape(shape, dims))
+    if shape:
+        for d in dims:
+            g = g.unsqueeze(d)
+    return g
 
 
 def _reduced_shape(shape: tuple, axes: tuple, keepdim: bool) -> tuple:
@@ -76,7 +86,7 @@ class SumBackward1(Node):
     def backward(self, g: Any) -> Any:
         shape = self._saved["self_sym_sizes"]
         if not self._saved["keepdim"]:
-            g = c.reshape(g, _keepdim_shape(shape, self._saved["dim"]))
+            g = _restore(g, shape, self._saved["dim"])
         return c.expand(g, shape)
 
 
@@ -128,7 +138,7 @@ class MeanBackward1(Node):
         shape, dims = self._saved["self_sym_sizes"], self._saved["dim"]
         n = _count(shape, dims)
         if not self._saved["keepdim"]:
-            g = c.reshape(g, _keepdim_shape(shape, dims))
+            g = _restore(g, shape, dims)
         if isinstance(g, Tensor):
             return div_scalar(c.expand(g, shape), n)
         return c.expand(g, shape) / n  # a new array, as torch's (not a broadcast view)

@@ -12,6 +12,7 @@ import numpy as np
 
 from .._dtype import dtype as DType
 from .._messages import scalar_name as _scalar_name
+from . import backward_ops as bo
 from . import common as c
 from .common import Node, Tensor, norm_dim, norm_dims
 from .record import record
@@ -28,6 +29,8 @@ class SoftmaxBackward0(Node):
     def backward(self, g: Any) -> Any:
         y = self.saved("result")
         d = self._saved["dim"]
+        if isinstance(g, Tensor):  # create_graph: torch's SoftmaxBackwardDataBackward0
+            return bo.softmax_backward_data(g, y, d)
         return y * (g - c.sum_keep(g * y, (d,)))
 
 
@@ -39,7 +42,9 @@ class LogSoftmaxBackward0(Node):
     def backward(self, g: Any) -> Any:
         y = self.saved("result")
         d = self._saved["dim"]
-        if isinstance(g, Tensor) or not y.ndim:
+        if isinstance(g, Tensor):  # create_graph: torch's LogSoftmaxBackwardDataBackward0
+            return bo.log_softmax_backward_data(g, y, d)
+        if not y.ndim:
             return g - c.exp(y) * c.sum_keep(g, (d,))
         out = np.exp(y)  # in place from here: one temporary instead of three
         out *= -_rowsum(g, d)

@@ -302,6 +302,8 @@ class UnsqueezeBackward0(Node):
     saved_names = ("dim",)
 
     def backward(self, g: Any) -> Any:
+        if isinstance(g, Tensor):  # create_graph: torch records squeeze(dim), SqueezeBackward1
+            return g.squeeze(self._saved["dim"])
         shape = list(g.shape)
         del shape[self._saved["dim"]]
         return c.reshape(g, tuple(shape))
