@@ -3,12 +3,14 @@
 from . import functional, init
 from .modules import (
     BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, ELU, Embedding, Flatten, GELU, Identity,
-    L1Loss, LeakyReLU, Linear, LogSoftmax, Module, ModuleList, MSELoss, NLLLoss, ReLU,
+    L1Loss, LazyLinear, LeakyReLU, Linear, LogSoftmax, Module, ModuleList, MSELoss, NLLLoss, ReLU,
     Sequential, SiLU, Sigmoid, Softmax, Softplus, Tanh,
 )
+from .modules.lazy import UninitializedParameter
 from .parameter import Buffer, Parameter
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "Buffer", "CrossEntropyLoss", "ELU", "Embedding",
-           "Flatten", "GELU", "Identity", "L1Loss", "LeakyReLU", "Linear", "LogSoftmax",
-           "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential",
-           "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "functional", "init"]
+           "Flatten", "GELU", "Identity", "L1Loss", "LazyLinear", "LeakyReLU", "Linear",
+           "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU",
+           "Sequential", "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh",
+           "UninitializedParameter", "functional", "init"]

@@ -7,6 +7,7 @@ from .activation import (
 from .container import ModuleList, Sequential
 from .flatten import Flatten
 from .linear import Identity, Linear
+from .lazy import LazyLinear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .sparse import Embedding
 
