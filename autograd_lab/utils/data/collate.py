@@ -28,7 +28,7 @@ def _bad_numpy(arr: np.ndarray) -> bool:
     return arr.dtype.kind in "SaUO"
 
 
-def default_collate(batch: list) -> Any:
+def default_collate(batch: Any) -> Any:
     """One batch from a list of samples (see the module docstring)."""
     elem = batch[0]
     elem_type = type(elem)
@@ -54,7 +54,7 @@ def default_collate(batch: list) -> Any:
         except TypeError:
             return collated
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):  # namedtuple
-        return elem_type(*(default_collate(list(s)) for s in zip(*batch)))
+        return elem_type(*(default_collate(s) for s in zip(*batch)))
     if isinstance(elem, abc.Sequence):
         it = iter(batch)
         size = len(next(it))
@@ -62,11 +62,11 @@ def default_collate(batch: list) -> Any:
             raise RuntimeError("each element in list of batch should be of equal size")
         transposed = list(zip(*batch))
         if isinstance(elem, tuple):
-            return [default_collate(list(s)) for s in transposed]
+            return [default_collate(s) for s in transposed]
         try:
-            return elem_type([default_collate(list(s)) for s in transposed])
+            return elem_type([default_collate(s) for s in transposed])
         except TypeError:
-            return [default_collate(list(s)) for s in transposed]
+            return [default_collate(s) for s in transposed]
     raise TypeError(ERR.format(elem_type))
 
 

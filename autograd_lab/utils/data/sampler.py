@@ -75,8 +75,8 @@ class RandomSampler(Sampler):
             generator = self.generator
         if self.replacement:
             for _ in range(self.num_samples // 32):
-                yield from randint(high=n, size=(32,), generator=generator).tolist()
-            yield from randint(high=n, size=(self.num_samples % 32,),
+                yield from randint(0, n, (32,), generator=generator).tolist()
+            yield from randint(0, n, (self.num_samples % 32,),
                                generator=generator).tolist()
         else:
             for _ in range(self.num_samples // n):
