@@ -37,7 +37,10 @@ from ._dtype import (
 )
 from .anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from ._printing import get_printoptions, printoptions, set_printoptions
-from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import (
+    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
+    set_grad_enabled,
+)
 from .memory import max_memory_allocated, memory_allocated, reset_peak_memory_stats
 from .tensor import Size, Tensor
 from . import ops  # noqa: E402
@@ -69,20 +72,25 @@ from .random import (
     rand, rand_like, randint, randn, randn_like, randperm, seed, set_rng_state,
 )
 from . import autograd  # noqa: E402
+from ._device import device, get_default_device, set_default_device  # noqa: E402,F811
+from . import devices  # noqa: E402,F401  (``t.device`` is a ``torch.device``)
 from . import _tracebacks  # noqa: E402
 
 _tracebacks.install()  # in IPython: tracebacks without the engine's frames, as with torch's C++
 
 # Imported on first use (``torch.nn.Linear`` works as usual): keeps ``import`` fast.
-_LAZY_MODULES = ("nn", "optim", "teaching", "viz")
+_LAZY_MODULES = ("nn", "optim", "teaching", "viz", "utils", "cuda", "accelerator", "backends",
+                 "serialization", "functional", "_C")
+_LAZY_NAMES = {"save": "serialization", "load": "serialization", "meshgrid": "functional"}
 
 
 def __getattr__(name: str) -> object:
-    """The lazily imported subpackages, on first access."""
-    if name in _LAZY_MODULES:
+    """The lazily imported subpackages (and functions of them), on first access."""
+    if name in _LAZY_MODULES or name in _LAZY_NAMES:
         import importlib
 
-        return importlib.import_module(f".{name}", __name__)
+        module = importlib.import_module(f".{_LAZY_NAMES.get(name, name)}", __name__)
+        return getattr(module, name) if name in _LAZY_NAMES else module
     raise AttributeError(f"module 'autograd_lab' has no attribute '{name}'")
 
 

@@ -334,6 +334,17 @@ def linspace(start: float, end: float, steps: int, *, dtype: dtype | None = None
     # torch fills the first half from ``start`` and the second half back from ``end``
     if steps == 1:
         arr = np.array([start], dtype=np.float64)
+    elif dt.np in (np.float32, np.float64):
+        # in the dtype, with the fused multiply-add torch's kernel is compiled to
+        from .random.fma import fma32, fma64
+
+        fma = fma32 if dt.np == np.float32 else fma64
+        lo, hi = dt.np.type(start), dt.np.type(end)
+        step = (hi - lo) / dt.np.type(steps - 1)
+        i = np.arange(steps, dtype=dt.np)
+        half = steps // 2
+        arr = np.where(i < half, fma(step, i, np.full(steps, lo)),
+                       fma(-step, (steps - 1) - i, np.full(steps, hi)))
     else:
         step = (end - start) / (steps - 1)
         i = np.arange(steps, dtype=np.float64)

@@ -11,12 +11,13 @@ from .gradcheck import gradcheck, gradgradcheck  # eager: the function shadows i
 
 __all__ = ["Function", "anomaly_mode", "backward", "detect_anomaly", "enable_grad", "function",
            "functional", "grad", "gradcheck", "gradgradcheck", "graph", "no_grad",
-           "set_detect_anomaly", "set_grad_enabled"]
+           "set_detect_anomaly", "set_grad_enabled", "Variable", "variable"]
 
 
 # Imported on first use: keeps ``import autograd_lab`` fast.
 _LAZY = {"Function": ("function", "Function"), "function": ("function", None),
-         "functional": ("functional", None)}
+         "functional": ("functional", None),
+         "Variable": ("variable", "Variable"), "variable": ("variable", None)}
 
 
 def __getattr__(name: str) -> object:

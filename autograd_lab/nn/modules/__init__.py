@@ -7,6 +7,7 @@ from .activation import (
 from .container import ModuleList, Sequential
 from .flatten import Flatten
 from .linear import Identity, Linear
+from .lazy import LazyLinear
 from .loss import (
     BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
     SmoothL1Loss,
@@ -14,6 +15,6 @@ from .loss import (
 from .sparse import Embedding
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Embedding", "Flatten",
-           "GELU", "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LeakyReLU", "Linear",
-           "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss", "ReLU", "Sequential", "SiLU",
-           "Sigmoid", "Softmax", "SmoothL1Loss", "Softplus", "Tanh"]
+           "GELU", "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LazyLinear", "LeakyReLU",
+           "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss", "ReLU",
+           "Sequential", "SiLU", "Sigmoid", "Softmax", "SmoothL1Loss", "Softplus", "Tanh"]
