@@ -394,3 +394,15 @@ print(C().flag, C.__name__, torch.is_grad_enabled())
 f = torch.set_grad_enabled(False)(lambda: torch.is_grad_enabled())
 print(f(), torch.is_grad_enabled(), f.__name__)
 """)
+case("default_device_cuda_fails_when_used", """
+torch.set_default_device("cuda")
+for f in [torch.get_default_device, lambda: torch.ones(2), lambda: torch.tensor([1.0]),
+          lambda: torch.randn(2), lambda: nn.Linear(2, 2)]:
+    try:
+        f()
+    except Exception as e:
+        print(type(e).__name__, e)
+torch.set_default_device("cpu")
+print(torch.ones(1), torch.get_default_device())
+torch.set_default_device(None)
+""")
