@@ -13,8 +13,13 @@ Layers, each importing only the layers before it (``tests/test_import_graph.py``
 5. ``tensor_methods`` (Tensor methods and ``backward()``), ``autograd``, ``nn``, ``optim``,
    ``random``; beside them the visual tools in ``viz`` and the course's ``teaching`` helpers
 
+The rest of the API teaching code reaches for, imported on first use: ``utils.data``
+(datasets, ``DataLoader``), ``serialization`` (``save``/``load``), ``functional``
+(``meshgrid``), and ``cuda``, ``accelerator`` and ``backends`` as a CPU-only torch has them
+(devices themselves: ``_device``, ``devices``).
+
 Torch-fidelity shims sit at the edges, in modules named for them: ``_messages``,
-``_printing``, ``_saved_display``, ``_torch_names``, ``ops.summation``.
+``_printing``, ``_saved_display``, ``_torch_names``, ``ops.summation``, ``_C``.
 ``loss.backward()`` reads in three modules: ``tensor_methods`` -> ``engine`` -> ``node``.
 """
 

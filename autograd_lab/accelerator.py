@@ -17,3 +17,6 @@ def current_accelerator(check_available: bool = False) -> None:
 
 def device_count() -> int:
     return 0
+
+for _f in (is_available, current_accelerator, device_count):
+    _f.__module__ = "torch.accelerator"

@@ -54,3 +54,7 @@ def _no_cuda(*args: Any, **kwargs: Any) -> Any:
 
 
 current_device = get_device_name = synchronize = _no_cuda
+
+for _f in (is_available, device_count, is_initialized, manual_seed, manual_seed_all,
+           memory_allocated, max_memory_allocated, empty_cache):
+    _f.__module__ = "torch.cuda"

@@ -8,9 +8,9 @@ For each parameter p with gradient g (torch's algorithm and operation order):
     g = g + momentum * b  (nesterov)  or  g = b
     p = p - lr * g                                (p + lr * g with maximize)
 
-Each line is computed in the parameter's dtype, in torch's order. (torch's CPU kernels
-fuse ``a + alpha * b`` into one multiply-add, so an update can differ from it in the last
-bit; Adam emulates that fusion, SGD does not, to keep the training loop fast.)
+Each line is computed in the parameter's dtype, in torch's order, and ``a + alpha * b``
+rounded once, as the fused multiply-add of torch's CPU kernels (``add_(b, alpha=...)``):
+a seeded training loop prints torch's losses.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..tensor import Tensor, _make
-from .optimizer import Optimizer, _closure_loss, _no_grad_step
+from .optimizer import Optimizer, _closure_loss, _fma, _no_grad_step
 
 __all__ = ["SGD"]
 
@@ -64,7 +64,7 @@ class SGD(Optimizer):
                 if maximize:
                     g = -g
                 if wd != 0:
-                    g = g + f(wd) * x
+                    g = _fma(f(wd), x, g)
                 if momentum != 0:
                     state = self.state[p]
                     buf: Tensor | None = state.get("momentum_buffer")
@@ -74,9 +74,12 @@ class SGD(Optimizer):
                     else:
                         b = buf._data
                         np.multiply(b, f(momentum), out=b)
-                        b += g if dampening == 0 else f(1 - dampening) * g
+                        b[...] = _fma(f(1 - dampening), g, b)
                         buf._vc[0] += 1
-                    g = g + f(momentum) * buf._data if nesterov else buf._data
-                x -= f(lr) * g if not isinstance(lr, Tensor) else lr._data * g
+                    g = _fma(f(momentum), buf._data, g) if nesterov else buf._data
+                if isinstance(lr, Tensor):
+                    x -= lr._data * g
+                else:
+                    x[...] = _fma(f(-lr), g, x)
                 p._vc[0] += 1
         return loss

@@ -375,9 +375,13 @@ class Gen:
             self.emit(f"{name} = {x}{sep}{op}")
         elif kind == "join":
             y = self.pick(self.tensors(lambda u: u.shape == t.shape)) or x
-            op = r.choice(["cat", "stack", "unbind", "chunk", "split"])
+            op = r.choice(["cat", "stack", "unbind", "chunk", "split"]
+                          + (["meshgrid"] if t.dim() <= 1 else []))
             d = self.dim(t)
-            if op in ("cat", "stack"):
+            if op == "meshgrid":
+                ix = r.choice(["ij", "xy"])
+                self.emit(f"{name}, {self.fresh()} = torch.meshgrid({x}, {y}, indexing='{ix}')")
+            elif op in ("cat", "stack"):
                 self.emit(f"{name} = torch.{op}([{x}, {y}], {d})")
             elif op == "unbind":
                 self.emit(f"{name} = {x}.unbind({d})")

@@ -394,3 +394,27 @@ print(C().flag, C.__name__, torch.is_grad_enabled())
 f = torch.set_grad_enabled(False)(lambda: torch.is_grad_enabled())
 print(f(), torch.is_grad_enabled(), f.__name__)
 """)
+case("default_device_cuda_fails_when_used", """
+torch.set_default_device("cuda")
+for f in [torch.get_default_device, lambda: torch.ones(2), lambda: torch.tensor([1.0]),
+          lambda: torch.randn(2), lambda: nn.Linear(2, 2)]:
+    try:
+        f()
+    except Exception as e:
+        print(type(e).__name__, e)
+torch.set_default_device("cpu")
+print(torch.ones(1), torch.get_default_device())
+torch.set_default_device(None)
+""")
+case("sgd_updates_bit_exact", """
+for kw in [dict(lr=0.1), dict(lr=0.05, momentum=0.9, weight_decay=0.01),
+           dict(lr=0.05, momentum=0.8, nesterov=True), dict(lr=0.05, momentum=0.9, dampening=0.3)]:
+    for dtype in (torch.float32, torch.float64):
+        w = torch.tensor([0.3, -1.7, 2.2, 0.9], dtype=dtype, requires_grad=True)
+        opt = torch.optim.SGD([w], **kw)
+        for step in range(5):
+            opt.zero_grad()
+            ((w - 0.1 * step) ** 2 * torch.tensor([1.0, 3.0, 0.5, 2.0], dtype=dtype)).sum().backward()
+            opt.step()
+        print([v.hex() for v in w.tolist()])
+""")

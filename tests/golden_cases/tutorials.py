@@ -638,3 +638,32 @@ with torch.no_grad():
     print(f'error in estimating b: {data.b - model.b}')
 result = model.w
 """)
+case("examples_custom_module_full_precision", """
+import math
+torch.manual_seed(0)
+class Polynomial3(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = torch.nn.Parameter(torch.randn(()))
+        self.b = torch.nn.Parameter(torch.randn(()))
+        self.c = torch.nn.Parameter(torch.randn(()))
+        self.d = torch.nn.Parameter(torch.randn(()))
+
+    def forward(self, x):
+        return self.a + self.b * x + self.c * x ** 2 + self.d * x ** 3
+
+x = torch.linspace(-math.pi, math.pi, 2000)
+y = torch.sin(x)
+model = Polynomial3()
+criterion = torch.nn.MSELoss(reduction='sum')
+optimizer = torch.optim.SGD(model.parameters(), lr=1e-6)
+for t in range(300):
+    loss = criterion(model(x), y)
+    if t % 100 == 99:
+        print(t, loss.item())
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+print(f'Result: y = {model.a.item()} + {model.b.item()} x + {model.c.item()} x^2 + '
+      f'{model.d.item():.5g} x^3')
+""")

@@ -94,3 +94,6 @@ def default_convert(data: Any) -> Any:
         except TypeError:
             return [default_convert(d) for d in data]
     return data
+
+
+default_collate.__module__ = default_convert.__module__ = "torch.utils.data._utils.collate"

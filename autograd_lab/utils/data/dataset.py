@@ -116,5 +116,5 @@ def random_split(dataset: Any, lengths: Sequence[int | float],
             for offset, length in zip(itertools.accumulate(lengths), lengths)]
 
 
-for _cls in (Dataset, IterableDataset, TensorDataset, ConcatDataset, Subset):
-    _cls.__module__ = _MODULE
+for _obj in (Dataset, IterableDataset, TensorDataset, ConcatDataset, Subset, random_split):
+    _obj.__module__ = _MODULE
