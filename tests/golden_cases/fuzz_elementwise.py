@@ -319,3 +319,5 @@ case("elu_leaky_relu_grads_at_nan", """
     (F.elu(x) + F.leaky_relu(x, 0.2)).sum().backward()
     result = x.grad
 """)
+raises("gelu_of_integers", "F.gelu(torch.tensor([1, -2]))")
+raises("gelu_of_a_number", "F.gelu(1.0)")
