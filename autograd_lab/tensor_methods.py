@@ -312,7 +312,7 @@ for _name, _fn in {"atan2": B.atan2, "arctan2": B.atan2, "hypot": B.hypot, "fmod
                    "frac": E.frac, "sgn": E.sgn, "nan_to_num": E.nan_to_num}.items():
     METHODS[_name] = _fn
     METHODS[_name + "_"] = _iop(_fn) if _fn in (B.atan2, B.hypot, B.fmod) else _iunary(_fn)
-METHODS["roll"] = X.roll
+METHODS["roll"] = X.roll_method
 for _name in ("reciprocal", "rsqrt", "log1p", "expm1", "sign", "exp2", "log2", "log10", "sinh",
               "cosh", "asin", "acos", "atan", "tan", "arcsin", "arccos", "arctan", "fix", "erf",
               "bitwise_not", "logical_not"):

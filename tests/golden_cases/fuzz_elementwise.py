@@ -321,3 +321,7 @@ case("elu_leaky_relu_grads_at_nan", """
 """)
 raises("gelu_of_integers", "F.gelu(torch.tensor([1, -2]))")
 raises("gelu_of_a_number", "F.gelu(1.0)")
+raises("roll_without_shifts", "torch.roll(torch.ones(3))")
+raises("roll_none_shifts", "torch.roll(torch.ones(3), None)")
+raises("tensor_of_integer_tensors", "torch.tensor([torch.tensor([1, 2])])")
+raises("tensor_of_float_tensors", "torch.tensor([torch.tensor([1.0, 2.0])])")
