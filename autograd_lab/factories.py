@@ -111,7 +111,10 @@ def _flat(data: Any) -> list:
 
 def _untensor(data: Any) -> Any:
     if isinstance(data, Tensor):  # torch reads a tensor inside a list as one number
-        if data._data.size != 1:
+        if data._data.size != 1:  # torch reads an integer tensor as an index first
+            if data.dtype._cat == 1:
+                raise TypeError("only integer tensors of a single element can be converted to "
+                                "an index")
             raise ValueError("only one element tensors can be converted to Python scalars")
         return data._data.reshape(()).item()
     if isinstance(data, (list, tuple)):

@@ -316,11 +316,12 @@ for _name, _fn in {"atan2": B.atan2, "arctan2": B.atan2, "hypot": B.hypot, "fmod
                    "frac": E.frac, "sgn": E.sgn, "nan_to_num": E.nan_to_num}.items():
     METHODS[_name] = _fn
     METHODS[_name + "_"] = _iop(_fn) if _fn in (B.atan2, B.hypot, B.fmod) else _iunary(_fn)
-METHODS["roll"] = X.roll
+METHODS["roll"] = X.roll_method
 for _name in ("reciprocal", "rsqrt", "log1p", "expm1", "sign", "exp2", "log2", "log10", "sinh",
-              "cosh", "asin", "acos", "atan", "tan", "arcsin", "arccos", "arctan", "fix", "erf"):
+              "cosh", "asin", "acos", "atan", "tan", "arcsin", "arccos", "arctan", "fix", "erf",
+              "bitwise_not", "logical_not"):
     METHODS[_name + "_"] = _iunary(METHODS[_name])
-for _name in ("remainder", "floor_divide"):
+for _name in ("remainder", "floor_divide", "bitwise_and", "bitwise_or", "bitwise_xor"):
     METHODS[_name + "_"] = _iop(METHODS[_name])
 for _name, _fn in (("ifloordiv", Ar.floor_divide), ("imod", Ar.remainder),
                    ("iand", Cm.bitwise_and), ("ior", Cm.bitwise_or), ("ixor", Cm.bitwise_xor)):

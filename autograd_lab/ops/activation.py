@@ -40,11 +40,13 @@ def erf(x: Tensor) -> Tensor:
     return out
 
 
-def _float_input(x: Tensor, name: str) -> np.ndarray:
-    """x's data; torch's kernels for these functions refuse integer and bool tensors."""
+def _float_input(x: Tensor, name: str, kernel: str | None = None) -> np.ndarray:
+    """x's data; torch's kernels for these functions (``name_cpu`` unless ``kernel`` names
+    another) refuse integer and bool tensors."""
     data = unary_data(x, name)
     if x.dtype._cat != 2:
-        raise NotImplementedError(f'"{name}_cpu" not implemented for \'{scalar_name(x.dtype)}\'')
+        kernel = kernel or f"{name}_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{scalar_name(x.dtype)}\'')
     return data
 
 
@@ -84,7 +86,7 @@ class GeluBackward0(Node):
 
 def gelu(x: Tensor, approximate: str = "none") -> Tensor:
     """x * Phi(x), Phi the standard normal cdf (or its tanh approximation)."""
-    data = _float_input(x, "GeluKernelImpl")
+    data = _float_input(x, "gelu", "GeluKernelImpl")
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     one, half = data.dtype.type(1), data.dtype.type(0.5)

@@ -182,11 +182,17 @@ def _int_tuple(v: Any, name: str, position: int) -> tuple:
                     f"not {type(v).__name__}")
 
 
-def roll(x: Tensor, shifts: Any, dims: Any = ()) -> Tensor:
+_UNSET: Any = type("Unset", (), {})()  # an argument not given
+
+
+def roll(x: Tensor, shifts: Any = _UNSET, dims: Any = (), *, _first: int = 2) -> Tensor:
     """Elements shifted by ``shifts`` along ``dims`` (the last ones wrap round to the
-    front); with no ``dims``, along the flattened tensor."""
+    front); with no ``dims``, along the flattened tensor. (``_first``: the position of
+    ``shifts`` in torch's errors, 1 for the method.)"""
     data = c.unary_data(x, "roll")
-    sh, dm = _int_tuple(shifts, "shifts", 1), _int_tuple(dims, "dims", 2)
+    if shifts is _UNSET:
+        raise TypeError('roll() missing 1 required positional arguments: "shifts"')
+    sh, dm = _int_tuple(shifts, "shifts", _first), _int_tuple(dims, "dims", _first + 1)
     if not sh:
         raise RuntimeError("`shifts` required")
     if dm and len(sh) != len(dm) or not dm and len(sh) != 1:
@@ -200,3 +206,8 @@ def roll(x: Tensor, shifts: Any, dims: Any = ()) -> Tensor:
         node._saved.update(shifts=sh, dims=dm)
         c.show_saved(node, shifts=c.shown_dims(sh), dims=c.shown_dims(dm))
     return make(_roll_data(data, sh, axes), x.dtype, node)
+
+
+def roll_method(self: Tensor, shifts: Any = _UNSET, dims: Any = ()) -> Tensor:
+    """``Tensor.roll``: ``roll`` with the method's argument positions in its errors."""
+    return roll(self, shifts, dims, _first=1)

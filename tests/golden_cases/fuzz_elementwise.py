@@ -257,3 +257,71 @@ case("factories_that_wrap_or_truncate", """
               torch.tensor([2.7, -2.7], dtype=torch.int64), torch.tensor([1e40]),
               torch.arange(0, 10, 2.5, dtype=torch.int64), torch.arange(10, 0, -3))
 """)
+
+# ---- in-place forms: every op has one; torch checks shape and result dtype first ----------
+
+case("inplace_unary_forms", """
+    x = torch.tensor([0.25, 0.5, 0.75]) * 1
+    for name in ("reciprocal_", "rsqrt_", "log1p_", "expm1_", "sign_", "exp2_", "log2_", "sinh_",
+                 "asin_", "frac_", "sgn_", "nan_to_num_", "tan_", "erf_"):
+        getattr(x, name)()
+    i = torch.tensor([7, -7, 5])
+    i //= 2
+    i %= 3
+    i &= 3
+    i |= 4
+    i ^= 1
+    result = (x, x._version, i, i._version)
+""")
+for _name, _expr in {
+    "inplace_int_exp": "torch.tensor([1, 2]).exp_()",
+    "inplace_int_true_divide": "torch.tensor([1, 2]).div_(torch.tensor([1, 2]))",
+    "inplace_int_floordiv_float": "torch.tensor([1, 2]).__ifloordiv__(0.5)",
+    "inplace_bool_mod": "torch.tensor([True]).remainder_(torch.tensor([3]))",
+    "inplace_zero_dim_broadcast": "torch.tensor(3).fmod_(torch.tensor([1, 0]))",
+    "inplace_bitwise_float": "torch.tensor([1, 2]).bitwise_and_(torch.tensor([1.0, 2.0]))",
+    "inplace_bool_sub_first": "torch.tensor([True]).sub_(torch.ones(2, 3))",
+    "inplace_int_atan2": "torch.tensor([1, 2]).atan2_(torch.tensor([1, 2]))",
+}.items():
+    raises(_name, _expr)
+
+# ---- pow and division of integers and bools ------------------------------------------------
+
+case("pow_integer_and_bool_bases", """
+    e = torch.tensor([3, -4, 0, 5, -1])
+    result = (2 ** e, -3 ** e, 0 ** e, True ** e, torch.tensor([True, False]) ** 2,
+              torch.tensor([2, -1, 1]) ** torch.tensor([-1, -3, -2]))
+""")
+raises("pow_bool_base_bool_exponent", "True ** torch.tensor([True, False])")
+raises("pow_bool_negative", "torch.tensor([True, False]) ** -3")
+case("pow_bool_exponent_backward", """
+    x = torch.tensor([1.5, 2.0], requires_grad=True)
+    y = x ** torch.tensor([True, False])
+    y.sum().backward()
+""")
+raises("sub_bool_tensor_python_bool", "torch.tensor([True]) - True")
+raises("floor_divide_bools", "torch.tensor([True]) // torch.tensor([True])")
+raises("div_trunc_bools", "torch.div(torch.tensor([True]), True, rounding_mode='trunc')")
+case("atan2_bool_input_backward", """
+    y = torch.tensor([1.5, 2.0], requires_grad=True)
+    torch.atan2(torch.tensor([True, False]), y).sum().backward()
+""")
+case("fmod_remainder_grads_in_result_dtype", """
+    y = torch.tensor([0.3, 0.7, -0.3], requires_grad=True)
+    torch.fmod(torch.tensor(3), y).sum().backward()
+    g1 = y.grad
+    y.grad = None
+    torch.remainder(torch.tensor(3), y).sum().backward()
+    result = (g1, y.grad)
+""")
+case("elu_leaky_relu_grads_at_nan", """
+    x = torch.tensor([float('nan'), -1.0, 2.0], requires_grad=True)
+    (F.elu(x) + F.leaky_relu(x, 0.2)).sum().backward()
+    result = x.grad
+""")
+raises("gelu_of_integers", "F.gelu(torch.tensor([1, -2]))")
+raises("gelu_of_a_number", "F.gelu(1.0)")
+raises("roll_without_shifts", "torch.roll(torch.ones(3))")
+raises("roll_none_shifts", "torch.roll(torch.ones(3), None)")
+raises("tensor_of_integer_tensors", "torch.tensor([torch.tensor([1, 2])])")
+raises("tensor_of_float_tensors", "torch.tensor([torch.tensor([1.0, 2.0])])")
