@@ -78,11 +78,10 @@ class CumprodBackward0(Node):
         d = self._saved["dim"]
         if not x.shape or x.shape[d] <= 1:
             return g
-        xd = x._data if isinstance(x, Tensor) else x
-        if not (xd == 0).any():
+        if isinstance(x, Tensor) or isinstance(g, Tensor):  # create_graph: no division, as
+            return _cumprod_grad_graph(g, x, d)  # torch's formula for higher derivatives
+        if not (x == 0).any():
             return _reversed_cumsum(y * g, d) / x
-        if isinstance(x, Tensor):
-            return _cumprod_grad_graph(g, x, d)
         return _cumprod_grad_zeros(g, x, y, d)
 
 
@@ -106,9 +105,13 @@ def _cumprod_grad_zeros(g: np.ndarray, x: np.ndarray, y: np.ndarray, d: int) -> 
     return np.moveaxis(out, -1, d)
 
 
-def _cumprod_grad_graph(g: Tensor, x: Tensor, d: int) -> Tensor:
+def _cumprod_grad_graph(g: Any, x: Any, d: int) -> Tensor:
     """Differentiable (create_graph): for each j, the cumulative product with x_j replaced
     by 1, times g, summed over i >= j."""
+    if not isinstance(x, Tensor):
+        x = make(x, g.dtype, None)
+    if not isinstance(g, Tensor):
+        g = make(g, x.dtype, None)
     n = x.shape[d]
     parts = []
     for j in range(n):
