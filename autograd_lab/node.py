@@ -288,10 +288,14 @@ class AccumulateGrad(Node):
 
 
 def _same_layout(g: np.ndarray, v: np.ndarray) -> bool:
-    """torch's ``obeys_layout_contract``: g's strides are v's (dims of size 1 aside)."""
+    """torch's ``obeys_layout_contract``: g's strides are v's (dims of size 1 aside); a
+    broadcast (read-only, numpy's) never is. Empty arrays: numpy's strides say nothing."""
     if g.shape != v.shape:
         return False
-    return all(n == 1 or a == b for n, a, b in zip(g.shape, g.strides, v.strides))
+    if not g.flags.writeable and any(n != 1 for n in g.shape):
+        return False
+    return g.size == 0 or all(n == 1 or a == b for n, a, b in zip(g.shape, g.strides,
+                                                                 v.strides))
 
 
 def accumulate_grad(var: Tensor, g: Any, create_graph: bool) -> Any:
