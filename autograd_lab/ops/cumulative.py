@@ -39,7 +39,8 @@ def _reversed_cumsum(g: Any, d: int) -> Any:
     """sum_{i >= j} g_i along ``d``."""
     if isinstance(g, Tensor):
         return g.flip(d).cumsum(d).flip(d)
-    return np.flip(_running(np.cumsum, np.flip(g, d), d, g.dtype), d)
+    return np.flip(_running(np.cumsum, np.flip(g, d), d, g.dtype), d).copy()  # (torch's flip
+    # copies: a new tensor, which AccumulateGrad keeps)
 
 
 class CumsumBackward0(Node):
@@ -81,7 +82,8 @@ class CumprodBackward0(Node):
         if isinstance(x, Tensor) or isinstance(g, Tensor):  # create_graph: no division, as
             return _cumprod_grad_graph(g, x, d)  # torch's formula for higher derivatives
         if not (x == 0).any():
-            return _reversed_cumsum(y * g, d) / x
+            out = np.empty_like(x)  # a new array laid out like x, as torch's
+            return np.divide(_reversed_cumsum(y * g, d), x, out=out)
         return _cumprod_grad_zeros(g, x, y, d)
 
 
