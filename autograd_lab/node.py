@@ -326,9 +326,11 @@ def accumulate_grad(var: Tensor, g: Any, create_graph: bool) -> Any:
     elif var._grad is None:
         # torch keeps a gradient nothing else holds whose strides are the leaf's; else it
         # copies it into a tensor laid out like the leaf (empty_strided + copy_: version 1)
-        torch_copies = not (type(g) is np.ndarray and getrefcount(g) <= _ONLY_OURS
-                            and _same_layout(g, var._data))
-        if torch_copies or not g.flags.writeable or g.dtype != var.dtype.np:
+        torch_copies = not (isinstance(g, np.generic)  # a 0-d result: new, as torch's
+                            or (type(g) is np.ndarray and getrefcount(g) <= _ONLY_OURS
+                                and _same_layout(g, var._data)))
+        if torch_copies or type(g) is not np.ndarray or not g.flags.writeable \
+                or g.dtype != var.dtype.np:
             buf = np.empty_like(var._data)  # (a read-only broadcast cannot be kept here)
             buf[...] = g
             g = buf

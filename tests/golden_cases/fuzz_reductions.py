@@ -431,3 +431,11 @@ for name, code in (("cumsum", "x.cumsum(1).sum().backward()"),
         {code}
         result = (x.grad._version, x.grad)
     """)
+for name, code in (("0d_rsqrt", "x.rsqrt().backward()"), ("0d_exp", "x.exp().backward()"),
+                   ("0d_scalar_times", "(x * 2).backward()"), ("0d_itself", "x.backward()"),
+                   ("0d_plus", "(x + 1).backward()")):
+    case(f"grad_version_{name}", f"""
+        x = torch.tensor(3.71, requires_grad=True)
+        {code}
+        result = (x.grad._version, x.grad)
+    """)
