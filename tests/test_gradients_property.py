@@ -309,6 +309,9 @@ REDUCTIONS: dict[str, Callable[[Any], Case]] = {
     "max_dim_tuple": _reduce(lambda x, dim, k: x.max(dim, keepdim=k)[0], distinct, False, False),
     "min_dim": _reduce(lambda x, dim, k: torch.min(x, dim=dim, keepdim=k).values, distinct,
                        False, False),
+    "median_dim": _reduce(lambda x, dim, k: x.median(dim, keepdim=k).values, distinct, False,
+                          False),
+    "median_all": lambda d: ((lambda x: torch.median(x)), [d(distinct(d(shapes())))]),
     "logsumexp": _reduce(lambda x, dim, k: torch.logsumexp(x, dim, k), _any, False),
     "logsumexp_method": _reduce(lambda x, dim, k: x.logsumexp(dim, keepdim=k), _any, False),
     "softmax": _reduce(lambda x, dim, k: torch.softmax(x, dim), _any, False, False),
@@ -797,6 +800,11 @@ def _cumsum(d: Any, s: tuple) -> Callable:
     return d(st.sampled_from([lambda x: torch.cumsum(x, dim), lambda x: x.cumsum(dim=dim)]))
 
 
+def _cumprod(d: Any, s: tuple) -> Callable:
+    dim = d(st.integers(-len(s), len(s) - 1))
+    return d(st.sampled_from([lambda x: torch.cumprod(x, dim), lambda x: x.cumprod(dim=dim)]))
+
+
 def _repeat_interleave(d: Any, s: tuple) -> Callable:
     r = d(st.integers(1, 3))
     dim = d(st.sampled_from([None] + list(range(len(s)))))
@@ -818,10 +826,10 @@ for _name, _b in {
     "tril_triu": _one(_tri, min_dims=2), "diagonal": _one(_diagonal, min_dims=2, max_dims=3),
     "diag_vector": _one(_diag, min_dims=1, max_dims=1),
     "diag_matrix": _one(_diag, min_dims=2, max_dims=2), "cumsum": _one(_cumsum, min_dims=1),
-    "repeat_interleave": _one(_repeat_interleave), "tile": _one(_tile),
+    "cumprod": _one(_cumprod, min_dims=1), "repeat_interleave": _one(_repeat_interleave), "tile": _one(_tile),
     "broadcast_to": _one(_broadcast_to),
 }.items():
-    case(f"movement/{_name}", gradgrad=_name in ("cumsum", "tril_triu"))(_b)
+    case(f"movement/{_name}", gradgrad=_name in ("cumsum", "cumprod", "tril_triu"))(_b)
 
 
 @case("movement/hstack_vstack")

@@ -39,7 +39,8 @@ def _reversed_cumsum(g: Any, d: int) -> Any:
     """sum_{i >= j} g_i along ``d``."""
     if isinstance(g, Tensor):
         return g.flip(d).cumsum(d).flip(d)
-    return np.flip(_running(np.cumsum, np.flip(g, d), d, g.dtype), d)
+    return np.flip(_running(np.cumsum, np.flip(g, d), d, g.dtype), d).copy()  # (torch's flip
+    # copies: a new tensor, which AccumulateGrad keeps)
 
 
 class CumsumBackward0(Node):
@@ -78,11 +79,11 @@ class CumprodBackward0(Node):
         d = self._saved["dim"]
         if not x.shape or x.shape[d] <= 1:
             return g
-        xd = x._data if isinstance(x, Tensor) else x
-        if not (xd == 0).any():
-            return _reversed_cumsum(y * g, d) / x
-        if isinstance(x, Tensor):
-            return _cumprod_grad_graph(g, x, d)
+        if isinstance(x, Tensor) or isinstance(g, Tensor):  # create_graph: no division, as
+            return _cumprod_grad_graph(g, x, d)  # torch's formula for higher derivatives
+        if not (x == 0).any():
+            out = np.empty_like(x)  # a new array laid out like x, as torch's
+            return np.divide(_reversed_cumsum(y * g, d), x, out=out)
         return _cumprod_grad_zeros(g, x, y, d)
 
 
@@ -106,9 +107,13 @@ def _cumprod_grad_zeros(g: np.ndarray, x: np.ndarray, y: np.ndarray, d: int) -> 
     return np.moveaxis(out, -1, d)
 
 
-def _cumprod_grad_graph(g: Tensor, x: Tensor, d: int) -> Tensor:
+def _cumprod_grad_graph(g: Any, x: Any, d: int) -> Tensor:
     """Differentiable (create_graph): for each j, the cumulative product with x_j replaced
     by 1, times g, summed over i >= j."""
+    if not isinstance(x, Tensor):
+        x = make(x, g.dtype, None)
+    if not isinstance(g, Tensor):
+        g = make(g, x.dtype, None)
     n = x.shape[d]
     parts = []
     for j in range(n):

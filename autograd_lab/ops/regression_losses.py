@@ -56,7 +56,7 @@ class _PiecewiseLossBackward(Node):
     def _one(self, a: Any, b: Any, g: Any) -> Any:
         k = self._saved[self.param]
         n = a.numel() if isinstance(a, Tensor) else a.size
-        norm = 1.0 / n if self._saved["reduction"] == 1 else 1.0
+        norm = (1.0 / n if n else float("inf")) if self._saved["reduction"] == 1 else 1.0
         d = a - b
         dd = d._data if isinstance(d, Tensor) else d
         if not isinstance(g, Tensor) and not isinstance(a, Tensor):

@@ -241,3 +241,10 @@ case("smooth_l1_mse_mixed_dtypes", """
     y.backward()
     result = (y, a.grad, b.grad)
 """)
+case("smooth_l1_huber_empty_backward", """
+    x = torch.zeros(0, dtype=torch.float64, requires_grad=True)
+    (F.smooth_l1_loss(x, x * 2) + F.huber_loss(x, x * 3)).backward()
+    y = torch.zeros(0, requires_grad=True)
+    F.smooth_l1_loss(y, torch.zeros(0)).sum().backward()
+    result = (x.grad, y.grad)
+""")

@@ -418,3 +418,24 @@ for name, (leaf, code) in GRAD_LAYOUT.items():
         {code}
         result = (x.grad._version, x.grad.stride(), x.grad)
     """)
+for name, code in (("cumsum", "x.cumsum(1).sum().backward()"),
+                   ("cumprod", "x.cumprod(1).sum().backward()"),
+                   ("unbind", "x.unbind(0)[0].sum().backward()"),
+                   ("chunk", "x.chunk(2)[1].sum().backward()"),
+                   ("cat", "torch.cat([x, x]).sum().backward()"),
+                   ("logsumexp", "x.logsumexp(1).sum().backward()"),
+                   ("mse_loss", "F.mse_loss(x, torch.zeros(2, 2)).backward()"),
+                   ("huber_loss", "F.huber_loss(x, torch.zeros(2, 2)).backward()")):
+    case(f"grad_version_{name}", f"""
+        x = torch.tensor([[1., 5.], [7., 2.]], requires_grad=True)
+        {code}
+        result = (x.grad._version, x.grad)
+    """)
+for name, code in (("0d_rsqrt", "x.rsqrt().backward()"), ("0d_exp", "x.exp().backward()"),
+                   ("0d_scalar_times", "(x * 2).backward()"), ("0d_itself", "x.backward()"),
+                   ("0d_plus", "(x + 1).backward()")):
+    case(f"grad_version_{name}", f"""
+        x = torch.tensor(3.71, requires_grad=True)
+        {code}
+        result = (x.grad._version, x.grad)
+    """)
