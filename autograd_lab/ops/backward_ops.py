@@ -15,7 +15,7 @@ A backward op is a ``BackwardOp`` subclass named for its node, with
 - ``derivatives(gg, *args, **consts)``: one gradient per argument (None where unused),
   written with the helpers below, which record torch's nodes on Tensors.
 
-``BackwardOp.op`` is the function the rules call. The helpers ``times``/``over``/``plus``
+``BackwardOp.make_op()`` makes the function the rules call. The helpers ``times``/``over``/``plus``
 /``power`` are C++'s ``tensor * 2.0`` ...: on Tensors they record the scalar ops' nodes
 (``MulBackward1``, ``DivBackward1``, ``AddBackward1``, ``PowBackward0``).
 """
@@ -111,12 +111,19 @@ class BackwardOp(Node):
         return tuple(g if nf[0] is not None else None for g, nf in zip(grads, self.next_functions))
 
     @classmethod
-    def op(cls, *args: Any, **consts: Any) -> Any:
+    def make_op(cls) -> Any:
         """The backward op: its formula on arrays; on Tensors, also its node."""
-        for a in args:
-            if isinstance(a, Tensor):
-                return cls._record(args, consts)
-        return cls.compute(*args, **consts)
+        compute, record_op = cls.compute, cls._record
+
+        def op(*args: Any, **consts: Any) -> Any:
+            for a in args:
+                if isinstance(a, Tensor):
+                    return record_op(args, consts)
+            return compute(*args, **consts)
+
+        op.__name__ = op.__qualname__ = cls.__name__
+        op.__doc__ = cls.__doc__
+        return op
 
     @classmethod
     def _record(cls, args: tuple, consts: dict) -> Tensor:
@@ -181,7 +188,7 @@ class ThresholdBackwardBackward0(BackwardOp):
 
     @staticmethod
     def compute(g: Any, x: Any, threshold: float) -> Any:
-        return np.where(x <= threshold, g.dtype.type(0), g)
+        return g * ~(x <= threshold)  # a product: several times faster than np.where
 
     def derivatives(self, gg: Any, g: Any, x: Any, threshold: float) -> tuple:
         return threshold_backward(gg, x, threshold), _zeros(gg)
@@ -373,13 +380,13 @@ class MseLossBackwardBackward0(BackwardOp):
         return dg, dx, -dx
 
 
-tanh_backward = TanhBackwardBackward0.op
-sigmoid_backward = SigmoidBackwardBackward0.op
-threshold_backward = ThresholdBackwardBackward0.op
-leaky_relu_backward = LeakyReluBackwardBackward0.op
-gelu_backward = GeluBackwardBackward0.op
-elu_backward = EluBackwardBackward0.op
-softplus_backward = SoftplusBackwardBackward0.op
-softmax_backward_data = SoftmaxBackwardDataBackward0.op
-log_softmax_backward_data = LogSoftmaxBackwardDataBackward0.op
-mse_loss_backward = MseLossBackwardBackward0.op
+tanh_backward = TanhBackwardBackward0.make_op()
+sigmoid_backward = SigmoidBackwardBackward0.make_op()
+threshold_backward = ThresholdBackwardBackward0.make_op()
+leaky_relu_backward = LeakyReluBackwardBackward0.make_op()
+gelu_backward = GeluBackwardBackward0.make_op()
+elu_backward = EluBackwardBackward0.make_op()
+softplus_backward = SoftplusBackwardBackward0.make_op()
+softmax_backward_data = SoftmaxBackwardDataBackward0.make_op()
+log_softmax_backward_data = LogSoftmaxBackwardDataBackward0.make_op()
+mse_loss_backward = MseLossBackwardBackward0.make_op()

@@ -74,8 +74,10 @@ class MmBackward0(Node):
 
 
 def _t(m: Any) -> Any:
-    """A matrix transposed: ``.t()`` on a Tensor (``TBackward0``, as torch's mm backward)."""
-    return m.t() if isinstance(m, Tensor) else m.T
+    """Matrices transposed: ``.t()`` on a 2-D Tensor (``TBackward0``, as torch's mm backward)."""
+    if isinstance(m, Tensor) and m._data.ndim == 2:
+        return m.t()
+    return c.swap_last(m)
 
 
 def mm(a: Tensor, b: Tensor) -> Tensor:
