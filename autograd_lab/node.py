@@ -313,8 +313,12 @@ def accumulate_grad(var: Tensor, g: Any, create_graph: bool) -> Any:
             var._grad._data += g._data
             var._grad._vc[0] += 1
     elif var._grad is None:
-        if not (type(g) is np.ndarray and g.base is None and g.dtype == var.dtype.np
-                and g.flags.writeable and getrefcount(g) <= _ONLY_OURS):
+        b = g.base if type(g) is np.ndarray else None  # a whole buffer seen through .T too
+        if not (type(g) is np.ndarray and g.dtype == var.dtype.np and g.flags.writeable
+                and getrefcount(g) <= _ONLY_OURS
+                and (b is None or (type(b) is np.ndarray and b.base is None
+                                   and b.nbytes == g.nbytes and g.flags.c_contiguous
+                                   and getrefcount(b) <= _ONLY_OURS))):
             g = np.array(g, dtype=var.dtype.np, copy=True)
         # else nothing else holds this fresh buffer: keep it, as torch's AccumulateGrad does
         var._grad = _make(g, var.dtype, None)

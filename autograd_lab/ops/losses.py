@@ -30,6 +30,7 @@ class NllLossBackward0(Node):
     dx[i, t_i] = -w[t_i] * g (/ total_weight), zero elsewhere"""
 
     saved_names = ("ignore_index", "reduction", "self", "target", "total_weight", "weight")
+    fused_with: Node | None = None  # the LogSoftmaxBackward0 of cross_entropy, when private
 
     def backward(self, g: Any) -> Any:
         self.saved("self")  # version check, as torch
@@ -45,9 +46,13 @@ class NllLossBackward0(Node):
             gi = (c.unsqueeze(g, 1) if g._data.ndim else g) * m
             return gi.reshape(shape)
         gv = g.reshape(-1) if g.ndim else g
-        out = np.zeros((coef.shape[0], shape[-1]), dtype=g.dtype)
-        out[np.arange(coef.shape[0]), cols] = coef * gv
-        return out.reshape(shape)
+        n = coef.shape[0]
+        out = np.zeros((n, shape[-1]), dtype=g.dtype)
+        vals = coef * gv
+        out[np.arange(n), cols] = vals
+        if self.fused_with is not None:  # cross_entropy: tell its log_softmax where g is nonzero
+            self.fused_with.sparse_grad = (out, cols, vals)
+        return out.reshape(shape) if len(shape) != 2 else out
 
 
 def _nll_checks(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
