@@ -109,17 +109,17 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     dt = input.dtype.np
     w = (weight._data[cols] if weight is not None else np.ones(cols.shape, dtype=dt))
     w = np.where(keep, w, np.zeros((), dtype=dt)).astype(dt, copy=False)
-    losses = -(x2[rows, cols] * w)
-    losses[~keep] = 0
+    picked = x2[rows, cols]
     coef = np.where(keep, -w, np.zeros((), dtype=dt))  # ignored rows get no gradient (+0)
     if reduction == 0:
+        losses = -(picked * w)
+        losses[~keep] = 0
         data = losses if nd == 2 else losses.reshape(())
         total = np.zeros((), dtype=dt)
     else:
         # torch adds -x[i, t_i] * w row by row in a cascade; the weights likewise
         total = nll_sum(w, keep) if weight is not None else dt.type(int(keep.sum()))
-        data = dt.type(0) - nll_sum(x2[rows, cols] * w if weight is not None else
-                                     x2[rows, cols], keep)
+        data = dt.type(0) - nll_sum(picked * w if weight is not None else picked, keep)
         if reduction == 1:
             data = data / total
             coef = np.where(keep, coef / total, coef)
