@@ -145,7 +145,12 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
             )
         return _cross_entropy_smoothed(input, target, weight, red, ignore_index,
                                        label_smoothing, class_dim)
-    return L.nll_loss(R.log_softmax(input, class_dim), target, weight, red, ignore_index)
+    logp = R.log_softmax(input, class_dim)
+    loss = L.nll_loss(logp, target, weight, red, ignore_index)
+    node = loss.grad_fn
+    if node is not None and logp.grad_fn is not None:  # logp is private: a fused backward
+        node.fused_with = logp.grad_fn
+    return loss
 
 
 def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None, red: int,

@@ -32,6 +32,7 @@ class NllLossBackward0(Node):
     dx[i, t_i] = -w[t_i] * g (/ total_weight), zero elsewhere"""
 
     saved_names = ("ignore_index", "reduction", "self", "target", "total_weight", "weight")
+    fused_with: Node | None = None  # the LogSoftmaxBackward0 of cross_entropy, when private
 
     def backward(self, g: Any) -> Any:
         self.saved("self")  # version check, as torch
@@ -47,9 +48,13 @@ class NllLossBackward0(Node):
             gi = (c.unsqueeze(g, 1) if g._data.ndim else g) * m
             return gi.reshape(shape)
         gv = g.reshape(-1) if g.ndim else g
-        out = np.zeros((coef.shape[0], shape[-1]), dtype=g.dtype)
-        out[np.arange(coef.shape[0]), cols] = coef * gv
-        return out.reshape(shape)
+        n = coef.shape[0]
+        out = np.zeros((n, shape[-1]), dtype=g.dtype)
+        vals = coef * gv
+        out[np.arange(n), cols] = vals
+        if self.fused_with is not None:  # cross_entropy: tell its log_softmax where g is nonzero
+            self.fused_with.sparse_grad = (out, cols, vals)
+        return out.reshape(shape) if len(shape) != 2 else out
 
 
 def _nll_checks(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
@@ -106,17 +111,17 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     dt = input.dtype.np
     w = (weight._data[cols] if weight is not None else np.ones(cols.shape, dtype=dt))
     w = np.where(keep, w, np.zeros((), dtype=dt)).astype(dt, copy=False)
-    losses = -(x2[rows, cols] * w)
-    losses[~keep] = 0
+    picked = x2[rows, cols]
     coef = np.where(keep, -w, np.zeros((), dtype=dt))  # ignored rows get no gradient (+0)
     if reduction == 0:
+        losses = -(picked * w)
+        losses[~keep] = 0
         data = losses if nd == 2 else losses.reshape(())
         total = np.zeros((), dtype=dt)
     else:
         # torch adds -x[i, t_i] * w row by row in a cascade; the weights likewise
         total = nll_sum(w, keep) if weight is not None else dt.type(int(keep.sum()))
-        data = dt.type(0) - nll_sum(x2[rows, cols] * w if weight is not None else
-                                     x2[rows, cols], keep)
+        data = dt.type(0) - nll_sum(picked * w if weight is not None else picked, keep)
         if reduction == 1:
             data = data / total
             coef = np.where(keep, coef / total, coef)

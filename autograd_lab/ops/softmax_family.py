@@ -2,6 +2,15 @@
 
 softmax(x)_i = exp(x_i) / sum_j exp(x_j), computed after subtracting the max (stable);
 its backward is y * (g - sum(g * y)). log_softmax's is g - softmax * sum(g).
+
+Precision policy (size-aware, the one place it is decided): a float32/float64 softmax or
+log_softmax over the last dim of fewer than ``GRAIN_SIZE`` (32768) elements replays torch's
+kernel: exp and log in double rounded to the dtype, row sums in torch's vector order, so
+small tensors (the ones teaching code prints) match torch bit for bit. Larger tensors, where
+torch itself splits the work over threads and nobody compares last bits, take numpy's
+arithmetic in the tensor's own dtype: along the last dim of a contiguous array, block by block
+of rows (``_BLOCK_BYTES``), so that the shifted values, their exp and the row sums of a block
+stay in the CPU cache (forward: two reads of x and one write of y; backward likewise).
 """
 
 from __future__ import annotations
@@ -38,6 +47,7 @@ class LogSoftmaxBackward0(Node):
     """y = x - logsumexp(x);  dx = g - exp(y) * sum(g)"""
 
     saved_names = ("dim", "result")
+    sparse_grad: tuple | None = None  # (g, cols, vals) from cross_entropy's NllLossBackward0
 
     def backward(self, g: Any) -> Any:
         y = self.saved("result")
@@ -46,6 +56,12 @@ class LogSoftmaxBackward0(Node):
             return bo.log_softmax_backward_data(g, y, d)
         if not y.ndim:
             return g - c.exp(y) * c.sum_keep(g, (d,))
+        sp, self.sparse_grad = self.sparse_grad, None
+        if _blockable(y, d) and g.dtype == y.dtype and g.flags.c_contiguous:
+            if (sp is not None and sp[0] is g and y.ndim == 2 and not self._pre_hooks
+                    and not self._tensor_pre_hooks):  # g as nll_loss made it: one entry a row
+                return _log_softmax_backward_rows(y, g, sp[1], sp[2])
+            return _log_softmax_backward_rows(y, g)
         out = np.exp(y)  # in place from here: one temporary instead of three
         out *= -_rowsum(g, d)
         out += g
@@ -84,6 +100,77 @@ def _rowsum(a: np.ndarray, d: int) -> np.ndarray:
     return a.sum(axis=d, keepdims=True)
 
 
+_BLOCK_BYTES = 1 << 18  # rows of a block, their exp and sums fit in L2 together
+
+
+def _blockable(a: np.ndarray, d: int) -> bool:
+    """Whether ``a`` is a contiguous float array reduced along its last dim, large enough
+    to take the blocked numpy kernels (see the module docstring)."""
+    return (d == a.ndim - 1 and a.dtype.kind == "f" and a.dtype.itemsize >= 4
+            and a.size >= GRAIN_SIZE and a.flags.c_contiguous)
+
+
+def _block_rows(a: np.ndarray) -> int:
+    """Rows per block for a (rows, n) array."""
+    return max(1, _BLOCK_BYTES // (a.shape[1] * a.itemsize))
+
+
+def _log_softmax_rows(x: np.ndarray) -> np.ndarray:
+    """(x - max) - log(sum(exp(x - max))) along the last dim of a C-contiguous float array;
+    the whole-array form's arithmetic, a block of rows at a time."""
+    shape = x.shape
+    k = shape[-1]
+    x = x.reshape(-1, k)
+    n = x.shape[0]
+    res = np.empty(shape, x.dtype)
+    y = res.reshape(n, k)
+    step = _block_rows(x)
+    buf = np.empty((min(step, n), k), x.dtype)
+    s = np.empty((n, 1), x.dtype)
+    ones = np.ones(k, x.dtype)
+    sub, exp, log, mv, amax = np.subtract, np.exp, np.log, np.matmul, np.maximum.reduce
+    for i in range(0, n, step):
+        j = i + step
+        yb, sb, xb = y[i:j], s[i:j], x[i:j]
+        e = buf[:yb.shape[0]]
+        sub(xb, amax(xb, axis=1, keepdims=True), out=yb)
+        exp(yb, out=e)
+        mv(e, ones, out=sb[:, 0])  # BLAS row sums (as ``_rowsum``)
+        log(sb, out=sb)
+        sub(yb, sb, out=yb)
+    return res
+
+
+def _log_softmax_backward_rows(y: np.ndarray, g: np.ndarray, cols: np.ndarray | None = None,
+                               vals: np.ndarray | None = None) -> np.ndarray:
+    """g - exp(y) * sum(g) along the last dim, a block of rows at a time. With ``cols`` and
+    ``vals``, ``g`` is known to be zero but for g[i, cols[i]] = vals[i] (nll_loss's gradient):
+    sum(g) is ``vals`` and adding g touches one entry a row."""
+    n = y.shape[-1]
+    y2, g2 = y.reshape(-1, n), g.reshape(-1, n)
+    if vals is None:
+        s = -(g2 @ np.ones(n, dtype=g.dtype))[:, None]
+    else:  # exp(y) * v, then 0 - that: the signs of zeros that exp(y) * -v + 0 gives
+        s, zero = vals[:, None], y.dtype.type(0)
+    res = np.empty_like(y)  # returned as allocated: AccumulateGrad can keep it without a copy
+    out = res.reshape(-1, n)
+    step = _block_rows(y2)
+    exp, mul, add = np.exp, np.multiply, np.add
+    for i in range(0, out.shape[0], step):
+        j = i + step
+        ob = out[i:j]
+        exp(y2[i:j], out=ob)
+        mul(ob, s[i:j], out=ob)
+        if vals is None:
+            add(ob, g2[i:j], out=ob)
+        else:
+            np.subtract(zero, ob, out=ob)
+    if vals is not None:  # g's one entry a row: exp(y) * -sum(g) + g there, as dense
+        rows = np.arange(out.shape[0])
+        out[rows, cols] = np.exp(y2[rows, cols]) * -(vals + zero) + vals
+    return res
+
+
 def _lastdim_rows(data: np.ndarray, d: int) -> np.ndarray | None:
     """``data`` as (rows, n) when torch's last-dim softmax kernel applies and the tensor is
     small enough to replay its arithmetic here (float32/float64 over the last dim)."""
@@ -107,6 +194,8 @@ def _log_softmax_data(data: np.ndarray, d: int) -> np.ndarray:
         t = rows - rows.max(axis=1, keepdims=True)
         ls = _rounded(np.log, vec_sum_rows(_rounded(np.exp, t)))
         return (t - ls[:, None]).reshape(data.shape)
+    if _blockable(data, d):
+        return _log_softmax_rows(data)
     m = data.max(axis=d, keepdims=True)
     # always shift by the max, as torch: without it log(sum(exp)) loses the precision of
     # log-probabilities near 0 (log_softmax([-2, 5]) was off by 2e-4 relative)
