@@ -287,7 +287,8 @@ class RemainderBackward1(BinaryNode):
         gy = None
         if self.needs(1):
             x, y = self.saved("self"), self.saved("other")
-            q = (x / y).floor() if isinstance(x, Tensor) else np.floor(x / y)
+            # torch: self.div(other, rounding_mode="floor"), a DivBackward2 under create_graph
+            q = div(x, y, rounding_mode="floor") if isinstance(x, Tensor) else np.floor(x / y)
             gy = self.reduce(1, -g * q)
         return (self.reduce(0, g) if self.needs(0) else None, gy)
 

@@ -121,3 +121,24 @@ case("mm_transpose", """
     ga, gb = torch.autograd.grad((a @ b).sum(), [a, b], create_graph=True)
     result = (ga, gb)
 """)
+case("mm_column_major_input", """
+    v = torch.tensor([[0.66, -2.91, -0.72, -0.65]]).t().requires_grad_()
+    y = torch.reciprocal(torch.stack([(v @ v.mT).sum(0, keepdim=True)] * 2, 1))
+    (g,) = torch.autograd.grad(y.sum(), [v], create_graph=True)
+    (h,) = torch.autograd.grad(g.sum(), [v])
+    result = (g, h)
+""")
+case("mm_tril_transposed_leaf", """
+    v = torch.tensor([[0.48], [0.3], [0.27]], dtype=torch.float64).t().requires_grad_()
+    t = v.tril()
+    (g,) = torch.autograd.grad((t @ t.mT).sum(), [v], create_graph=True)
+    result = g
+""")
+case("remainder_floor_div", """
+    x = torch.tensor([[1.27, 0.5, 0.45], [-0.31, -3.34, -2.52]], dtype=torch.float64,
+                     requires_grad=True)
+    y = torch.tensor([0.7, -1.1, 2.0], dtype=torch.float64, requires_grad=True)
+    gx, gy = torch.autograd.grad(torch.remainder(x, y).cumsum(1).sum(), [x, y],
+                                 create_graph=True)
+    result = (gx, gy)
+""")
