@@ -441,6 +441,10 @@ class MaximumBackward0(BinaryNode):
 
     def backward(self, g: Any) -> tuple:
         x, y = self.saved("self"), self.saved("other")
+        if isinstance(g, Tensor):  # create_graph: torch's where(x == y, g / 2, g).masked_fill_
+            x_loses, y_loses = (x < y, x > y) if self._sign > 0 else (x > y, x < y)
+            return tuple(self.reduce(i, choose(x == y, div_scalar(g, 2), g).masked_fill(m, 0))
+                         if self.needs(i) else None for i, m in enumerate((x_loses, y_loses)))
         xwin = (x > y) if self._sign > 0 else (x < y)
         tie = (x == y) * 0.5
         gx = self.reduce(0, g * (xwin + tie)) if self.needs(0) else None

@@ -142,3 +142,16 @@ case("remainder_floor_div", """
                                  create_graph=True)
     result = (gx, gy)
 """)
+case("maximum_where_masked_fill", """
+    x = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+    w = torch.tensor([0.3, -1.5, -1.1], requires_grad=True)
+    gx, gw = torch.autograd.grad(torch.maximum(x, w), [x, w], grad_outputs=w * 1.0,
+                                 create_graph=True)
+    h = torch.autograd.grad((gx * gw).sum(), [x, w], create_graph=True)
+    result = (gx, gw, h)
+""")
+case("minimum_same_operand", """
+    x = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+    (g,) = torch.autograd.grad(torch.minimum(x, x).sum(), [x], create_graph=True)
+    result = g
+""")
