@@ -33,22 +33,41 @@ class NllLossBackward0(Node):
     saved_names = ("ignore_index", "reduction", "self", "target", "total_weight", "weight")
 
     def backward(self, g: Any) -> Any:
-        self.saved("self")  # version check, as torch
+        x = self.saved("self")  # version check, as torch
         self.saved("target")
         coef = self.coef  # -w[t_i] (0 where ignored), divided by the total weight for 'mean'
         shape, cols = self.input_shape, self.cols
-        if isinstance(g, Tensor):
-            if self._saved["reduction"] == 0 and g._data.ndim:
-                g = g.reshape((-1,))
-            dense = np.zeros((coef.shape[0], shape[-1]), dtype=g.dtype.np)
-            dense[np.arange(coef.shape[0]), cols] = coef
-            m = make(dense, g.dtype, None)
-            gi = (c.unsqueeze(g, 1) if g._data.ndim else g) * m
-            return gi.reshape(shape)
+        if isinstance(g, Tensor):  # create_graph: torch's NllLossBackwardBackward0
+            out, node = record(NllLossBackwardBackward0, self.backward(g._data), g.dtype, g, x)
+            if node is not None:
+                node._saved.update({k: self._saved[k] for k in ("ignore_index", "reduction")})
+                node.save("target", self.saved("target"))
+                node.save("weight", self.saved("weight"))
+                node.forward_node = self
+            return out
         gv = g.reshape(-1) if g.ndim else g
         out = np.zeros((coef.shape[0], shape[-1]), dtype=g.dtype)
         out[np.arange(coef.shape[0]), cols] = coef * gv
         return out.reshape(shape)
+
+
+class NllLossBackwardBackward0(Node):
+    """nll_loss_backward(g, x, t) = -w[t_i] g (/ total weight) at the targets, 0 elsewhere;
+    dg = nll_loss(gg, t) with the same weights and reduction,  dx = 0"""
+
+    saved_names = ("ignore_index", "reduction", "target", "weight")
+
+    def backward(self, gg: Any) -> tuple:
+        fwd, s = self.forward_node, self._saved
+        if isinstance(gg, Tensor):
+            ignore = s["ignore_index"] - 2**64 if s["ignore_index"] >= 2**63 else s["ignore_index"]
+            dg = nll_loss(gg, self.saved("target"), self.saved("weight"), s["reduction"], ignore)
+        else:  # sum (or, for 'none', each row) of -w[t_i] gg[i, t_i] (/ total weight)
+            rows = gg.reshape(-1, fwd.input_shape[-1])
+            picked = rows[np.arange(rows.shape[0]), fwd.cols] * fwd.coef
+            dg = picked.sum() if s["reduction"] else picked.reshape(
+                fwd.input_shape[:-1] if len(fwd.input_shape) == 2 else ())
+        return dg, c.zeros_like_data(gg)
 
 
 def _nll_checks(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
@@ -277,6 +296,10 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         x, t = self.saved("self"), self.saved("target")
         w, pw = self.saved("weight"), self.saved("pos_weight")
         red = self._saved["reduction"]
+        if isinstance(g, Tensor) and pw is None and self.next_functions[1][0] is None:
+            # create_graph: torch's (sigmoid(x) - t) * g (* w), then / numel for a mean
+            gx = _weighted((c.sigmoid(x) - t) * g, w)
+            return (bo.over(gx, x.numel()) if red == 1 else gx), None
         g = _grad_scale(g, x.size if not isinstance(x, Tensor) else x.numel(), red)
         s = c.sigmoid(x)
         gx = gt = None

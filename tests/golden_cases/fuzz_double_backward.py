@@ -155,3 +155,21 @@ case("minimum_same_operand", """
     (g,) = torch.autograd.grad(torch.minimum(x, x).sum(), [x], create_graph=True)
     result = g
 """)
+case("cross_entropy_nll_loss_backward", """
+    x = torch.tensor([[0.5, -1.5, 2.0], [0.3, 0.7, -1.1]], requires_grad=True)
+    (g,) = torch.autograd.grad(F.cross_entropy(x, torch.tensor([1, 2])), [x], create_graph=True)
+    (h,) = torch.autograd.grad((g * g).sum(), [x])
+    result = (g, h, g.grad_fn.next_functions[0][0]._saved_reduction)
+""")
+case("nll_loss_weighted_ignore_index", """
+    x = torch.tensor([[0.5, -1.5, 2.0], [0.3, 0.7, -1.1]], requires_grad=True)
+    w = torch.tensor([0.5, 2.0, 1.0])
+    y = F.nll_loss(x.log_softmax(1), torch.tensor([1, -100]), weight=w, reduction='sum')
+    (g,) = torch.autograd.grad(y, [x], create_graph=True)
+    (h,) = torch.autograd.grad((g * g).sum(), [x])
+    result = (g, h)
+""")
+unary("bce_with_logits_mean", "F.binary_cross_entropy_with_logits(x, torch.tensor([0., 1., 1.]))"
+      ".expand(3)")
+unary("bce_with_logits_weighted_sum", "F.binary_cross_entropy_with_logits(x, torch.tensor("
+      "[0., 1., 1.]), weight=torch.tensor([0.5, 2.0, 1.0]), reduction='sum').expand(3)")
