@@ -257,6 +257,9 @@ class BinaryCrossEntropyBackward0(Node):
         p, t = self.saved("self"), self.saved("target")
         w = self.saved("weight")
         red = self._saved["reduction"]
+        if isinstance(g, Tensor) and self.next_functions[1][0] is None:
+            # create_graph: torch's BinaryCrossEntropyBackwardBackward0
+            return bo.binary_cross_entropy_backward(g, p, t, w, red), None
         g = _grad_scale(g, p.size if not isinstance(p, Tensor) else p.numel(), red)
         denom = (-p + 1) * p
         denom = denom.clamp_min(_EPS) if isinstance(denom, Tensor) else np.maximum(denom, _EPS)

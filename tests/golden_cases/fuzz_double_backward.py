@@ -173,3 +173,18 @@ unary("bce_with_logits_mean", "F.binary_cross_entropy_with_logits(x, torch.tenso
       ".expand(3)")
 unary("bce_with_logits_weighted_sum", "F.binary_cross_entropy_with_logits(x, torch.tensor("
       "[0., 1., 1.]), weight=torch.tensor([0.5, 2.0, 1.0]), reduction='sum').expand(3)")
+unary("bce_backward_mean", "F.binary_cross_entropy(x.sigmoid(), torch.tensor([0., 1., 1.]))"
+      ".expand(3)")
+unary("bce_backward_weighted_sum", "F.binary_cross_entropy(x.sigmoid(), torch.tensor("
+      "[0., 1., 1.]), weight=torch.tensor([0.5, 2.0, 1.0]), reduction='sum').expand(3)",
+      third=False)
+unary("bce_backward_none", "F.binary_cross_entropy(x.sigmoid(), torch.tensor([0., 1., 1.]),"
+      " reduction='none')")
+case("bce_backward_saved", """
+    p = torch.tensor([0.2, 0.6, 0.9], requires_grad=True)
+    y = F.binary_cross_entropy(p, torch.tensor([0., 1., 1.]), weight=torch.tensor([1., 2., 3.]))
+    (g,) = torch.autograd.grad(y, p, create_graph=True)
+    n = g.grad_fn
+    result = (g, n._saved_reduction, n._saved_self, n._saved_target, n._saved_weight,
+              n._saved_grad_output)
+""")
