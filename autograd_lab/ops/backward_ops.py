@@ -15,9 +15,11 @@ A backward op is a ``BackwardOp`` subclass named for its node, with
 - ``derivatives(gg, *args, **consts)``: one gradient per argument (None where unused),
   written with the helpers below, which record torch's nodes on Tensors.
 
-``BackwardOp.make_op()`` makes the function the rules call. The helpers ``times``/``over``/``plus``
-/``power`` are C++'s ``tensor * 2.0`` ...: on Tensors they record the scalar ops' nodes
-(``MulBackward1``, ``DivBackward1``, ``AddBackward1``, ``PowBackward0``).
+``BackwardOp.make_op()`` makes the function the rules call. The helpers ``times``, ``over``,
+``plus``, ``power`` and ``from_scalar`` are C++'s ``tensor * 2.0`` ...: on Tensors they record
+the scalar ops' nodes (``MulBackward1``, ``DivBackward1``, ``AddBackward1``, ``PowBackward0``).
+Where a formula has two operands that both compute, C++ evaluates the right one first; the
+formulas here do too, so the nodes are created (and later run) in torch's order.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from . import common as c
-from .arithmetic import _pow_data, add_scalar, div_scalar, mul_scalar, pow_scalar, sub, sub_scalar
+from .arithmetic import _pow_data, add_scalar, div_scalar, mul_scalar, pow_scalar, sub
 from .common import Node, Tensor
 from .record import make, record
 
@@ -48,11 +50,6 @@ def over(x: Any, s: float) -> Any:
 def plus(x: Any, s: float) -> Any:
     """``x + s`` (``AddBackward1`` on a Tensor)."""
     return add_scalar(x, s) if isinstance(x, Tensor) else x + s
-
-
-def minus(x: Any, s: float) -> Any:
-    """``x - s`` (``SubBackward1`` on a Tensor)."""
-    return sub_scalar(x, s) if isinstance(x, Tensor) else x - s
 
 
 def from_scalar(s: float, x: Any) -> Any:
