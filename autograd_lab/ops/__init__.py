@@ -9,6 +9,8 @@
 - ``reductions``: sum, mean, var/std, prod, norm, logsumexp, count_nonzero, all/any;
   ``extremes``: max/min, amax/amin, argmax/argmin, median
 - ``softmax_family``: softmax, log_softmax; ``losses``: nll, mse, binary cross-entropy
+- ``backward_ops``: the functions backward formulas are written in (``tanh_backward`` ...), with
+  nodes of their own (``TanhBackwardBackward0``) for graphs recorded under ``create_graph``
 - ``views``: reshape, transpose, squeeze, expand, select, slice ... (and clone, dtype copies)
 - ``indexing``: ``x[key]``, gather/scatter, index_select, masked_fill, embedding
 - ``join_split``: cat, stack, repeat, split, chunk, unbind (and hstack, tile ... built on them)

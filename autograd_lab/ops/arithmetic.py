@@ -350,8 +350,8 @@ class RemainderBackward1(BinaryNode):
         gy = None
         if self.needs(1):
             x, y = self.saved("self"), self.saved("other")
-            if isinstance(x, Tensor):
-                q = (x / y).floor()
+            if isinstance(x, Tensor):  # torch: self.div(other, rounding_mode="floor")
+                q = div(x, y, rounding_mode="floor")
             else:
                 with np.errstate(all="ignore"):  # in the result's dtype, as torch divides
                     q = floor_divide_float(*(c.cast(v, self.out_dtype) for v in (x, y)))
@@ -523,6 +523,9 @@ class MaximumBackward0(BinaryNode):
         x, y = self.saved("self"), self.saved("other")
         # torch masks out the losing side only, so a nan (no side loses) passes g to both
         xlose, ylose = ((x < y), (x > y)) if self._sign > 0 else ((x > y), (x < y))
+        if isinstance(g, Tensor):  # create_graph: torch's where(x == y, g / 2, g).masked_fill_
+            return tuple(self.reduce(i, choose(x == y, div_scalar(g, 2), g).masked_fill(m, 0))
+                         if self.needs(i) else None for i, m in enumerate((xlose, ylose)))
         tie = (x == y) * 0.5
         gx = self.reduce(0, g * ((1 - xlose * 1.0) - tie)) if self.needs(0) else None
         gy = self.reduce(1, g * ((1 - ylose * 1.0) - tie)) if self.needs(1) else None

@@ -15,9 +15,11 @@ A backward op is a ``BackwardOp`` subclass named for its node, with
 - ``derivatives(gg, *args, **consts)``: one gradient per argument (None where unused),
   written with the helpers below, which record torch's nodes on Tensors.
 
-``BackwardOp.make_op()`` makes the function the rules call. The helpers ``times``/``over``/``plus``
-/``power`` are C++'s ``tensor * 2.0`` ...: on Tensors they record the scalar ops' nodes
-(``MulBackward1``, ``DivBackward1``, ``AddBackward1``, ``PowBackward0``).
+``BackwardOp.make_op()`` makes the function the rules call. The helpers ``times``, ``over``,
+``plus``, ``power`` and ``from_scalar`` are C++'s ``tensor * 2.0`` ...: on Tensors they record
+the scalar ops' nodes (``MulBackward1``, ``DivBackward1``, ``AddBackward1``, ``PowBackward0``).
+Where a formula has two operands that both compute, C++ evaluates the right one first; the
+formulas here do too, so the nodes are created (and later run) in torch's order.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from . import common as c
-from .arithmetic import _pow_data, add_scalar, div_scalar, mul_scalar, pow_scalar, sub, sub_scalar
+from .arithmetic import _pow_data, add_scalar, div_scalar, mul_scalar, pow_scalar, sub
 from .common import Node, Tensor
 from .record import make, record
 
@@ -48,11 +50,6 @@ def over(x: Any, s: float) -> Any:
 def plus(x: Any, s: float) -> Any:
     """``x + s`` (``AddBackward1`` on a Tensor)."""
     return add_scalar(x, s) if isinstance(x, Tensor) else x + s
-
-
-def minus(x: Any, s: float) -> Any:
-    """``x - s`` (``SubBackward1`` on a Tensor)."""
-    return sub_scalar(x, s) if isinstance(x, Tensor) else x - s
 
 
 def from_scalar(s: float, x: Any) -> Any:
@@ -380,6 +377,48 @@ class MseLossBackwardBackward0(BackwardOp):
         return dg, dx, -dx
 
 
+_EPS = 1e-12
+
+
+class BinaryCrossEntropyBackwardBackward0(BackwardOp):
+    """bce_backward(g, p, t) = g w (p - t) / max(p (1 - p), 1e-12) (/ numel for a mean);
+    dg = sum of gg w (p - t) / ((p + eps)(1 - p + eps)),
+    dp = gg g w (p^2 - 2 p t + t) / ((p + eps)^2 (1 - p + eps)^2),
+    dt = -gg g w / max(p (1 - p), eps)  (each / numel for a mean)"""
+
+    args = ("grad_output", "self", "target")
+    consts = ("weight", "reduction")
+
+    @staticmethod
+    def compute(g: Any, p: Any, t: Any, weight: Any, reduction: int) -> Any:
+        out = g * (p - t) / np.maximum((1 - p) * p, _EPS)
+        if weight is not None:
+            out = out * c.to_array(weight)
+        return out / p.size if reduction == 1 else out
+
+    def derivatives(self, gg: Any, g: Any, p: Any, t: Any, weight: Any,
+                    reduction: int) -> tuple:
+        n = p.numel() if isinstance(p, Tensor) else p.size
+        w = None if weight is None else (weight if isinstance(p, Tensor) else c.to_array(weight))
+        one_m = plus(from_scalar(1, p), _EPS)
+        dp = (p * p - times(p, 2) * t + t) / (power(plus(p, _EPS), 2) * power(one_m, 2))
+        dp = dp * (gg * g)
+        dg = (p - t) / (plus(p, _EPS) * plus(from_scalar(1, p), _EPS))
+        denom = p * from_scalar(1, p)
+        denom = denom.detach().clamp_min(_EPS) if isinstance(denom, Tensor) else \
+            np.maximum(denom, _EPS)
+        dt = -gg * g
+        dg = dg * gg
+        if w is not None:
+            dp, dg, dt = dp * w, dg * w, dt * w
+        dt = dt / denom
+        if reduction == 1:
+            dg, dp, dt = over(dg, n), over(dp, n), over(dt, n)
+        if reduction != 0:
+            dg = dg.sum()
+        return dg, dp, dt
+
+
 tanh_backward = TanhBackwardBackward0.make_op()
 sigmoid_backward = SigmoidBackwardBackward0.make_op()
 threshold_backward = ThresholdBackwardBackward0.make_op()
@@ -390,3 +429,4 @@ softplus_backward = SoftplusBackwardBackward0.make_op()
 softmax_backward_data = SoftmaxBackwardDataBackward0.make_op()
 log_softmax_backward_data = LogSoftmaxBackwardDataBackward0.make_op()
 mse_loss_backward = MseLossBackwardBackward0.make_op()
+binary_cross_entropy_backward = BinaryCrossEntropyBackwardBackward0.make_op()

@@ -68,16 +68,30 @@ class MmBackward0(Node):
 
     def backward(self, g: Any) -> tuple:
         nf = self.next_functions
-        ga = g @ _t(self.saved("mat2")) if nf[0][0] is not None else None
-        gb = _t(self.saved("self")) @ g if nf[1][0] is not None else None
+        ga = gb = None
+        s = self._saved
+        if isinstance(g, Tensor) and "self_sym_strides" in s:  # mm under create_graph: torch's
+            # mm_mat1/mat2_backward, whose products follow a column-major input's layout
+            if nf[0][0] is not None:
+                b = self.saved("mat2")
+                ga = (b @ g.t()).t() if _column_major(s["self_sym_sizes"],
+                                                      s["self_sym_strides"]) else g @ b.t()
+            if nf[1][0] is not None:
+                a = self.saved("self")
+                gb = (g.t() @ a).t() if _column_major(s["mat2_sym_sizes"],
+                                                      s["mat2_sym_strides"]) else a.t() @ g
+            return ga, gb
+        if nf[0][0] is not None:
+            ga = g @ c.swap_last(self.saved("mat2"))
+        if nf[1][0] is not None:
+            gb = c.swap_last(self.saved("self")) @ g
         return ga, gb
 
 
-def _t(m: Any) -> Any:
-    """Matrices transposed: ``.t()`` on a 2-D Tensor (``TBackward0``, as torch's mm backward)."""
-    if isinstance(m, Tensor) and m._data.ndim == 2:
-        return m.t()
-    return c.swap_last(m)
+
+def _column_major(sizes: tuple, strides: tuple) -> bool:
+    """Whether a matrix was laid out column by column (as ``x.t()`` of a contiguous one)."""
+    return strides[0] == 1 and strides[1] == sizes[0]
 
 
 def mm(a: Tensor, b: Tensor) -> Tensor:

@@ -35,18 +35,18 @@ class NllLossBackward0(Node):
     fused_with: Node | None = None  # the LogSoftmaxBackward0 of cross_entropy, when private
 
     def backward(self, g: Any) -> Any:
-        self.saved("self")  # version check, as torch
+        x = self.saved("self")  # version check, as torch
         self.saved("target")
         coef = self.coef  # -w[t_i] (0 where ignored), divided by the total weight for 'mean'
         shape, cols = self.input_shape, self.cols
-        if isinstance(g, Tensor):
-            if self._saved["reduction"] == 0 and g._data.ndim:
-                g = g.reshape((-1,))
-            dense = np.zeros((coef.shape[0], shape[-1]), dtype=g.dtype.np)
-            dense[np.arange(coef.shape[0]), cols] = coef
-            m = make(dense, g.dtype, None)
-            gi = (c.unsqueeze(g, 1) if g._data.ndim else g) * m
-            return gi.reshape(shape)
+        if isinstance(g, Tensor):  # create_graph: torch's NllLossBackwardBackward0
+            out, node = record(NllLossBackwardBackward0, self.backward(g._data), g.dtype, g, x)
+            if node is not None:
+                node._saved.update({k: self._saved[k] for k in ("ignore_index", "reduction")})
+                node.save("target", self.saved("target"))
+                node.save("weight", self.saved("weight"))
+                node.forward_node = self
+            return out
         gv = g.reshape(-1) if g.ndim else g
         n = coef.shape[0]
         out = np.zeros((n, shape[-1]), dtype=g.dtype)
@@ -55,6 +55,25 @@ class NllLossBackward0(Node):
         if self.fused_with is not None:  # cross_entropy: tell its log_softmax where g is nonzero
             self.fused_with.sparse_grad = (out, cols, vals)
         return out.reshape(shape) if len(shape) != 2 else out
+
+
+class NllLossBackwardBackward0(Node):
+    """nll_loss_backward(g, x, t) = -w[t_i] g (/ total weight) at the targets, 0 elsewhere;
+    dg = nll_loss(gg, t) with the same weights and reduction,  dx = 0"""
+
+    saved_names = ("ignore_index", "reduction", "target", "weight")
+
+    def backward(self, gg: Any) -> tuple:
+        fwd, s = self.forward_node, self._saved
+        if isinstance(gg, Tensor):
+            ignore = s["ignore_index"] - 2**64 if s["ignore_index"] >= 2**63 else s["ignore_index"]
+            dg = nll_loss(gg, self.saved("target"), self.saved("weight"), s["reduction"], ignore)
+        else:  # sum (or, for 'none', each row) of -w[t_i] gg[i, t_i] (/ total weight)
+            rows = gg.reshape(-1, fwd.input_shape[-1])
+            picked = rows[np.arange(rows.shape[0]), fwd.cols] * fwd.coef
+            dg = picked.sum() if s["reduction"] else picked.reshape(
+                fwd.input_shape[:-1] if len(fwd.input_shape) == 2 else ())
+        return dg, c.zeros_like_data(gg)
 
 
 def _nll_checks(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
@@ -248,6 +267,9 @@ class BinaryCrossEntropyBackward0(Node):
         p, t = self.saved("self"), self.saved("target")
         w = self.saved("weight")
         red = self._saved["reduction"]
+        if isinstance(g, Tensor) and self.next_functions[1][0] is None:
+            # create_graph: torch's BinaryCrossEntropyBackwardBackward0
+            return bo.binary_cross_entropy_backward(g, p, t, w, red), None
         g = _grad_scale(g, p.size if not isinstance(p, Tensor) else p.numel(), red)
         denom = (-p + 1) * p
         denom = denom.clamp_min(_EPS) if isinstance(denom, Tensor) else np.maximum(denom, _EPS)
@@ -289,6 +311,10 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         x, t = self.saved("self"), self.saved("target")
         w, pw = self.saved("weight"), self.saved("pos_weight")
         red = self._saved["reduction"]
+        if isinstance(g, Tensor) and pw is None and self.next_functions[1][0] is None:
+            # create_graph: torch's (sigmoid(x) - t) * g (* w), then / numel for a mean
+            gx = _weighted((c.sigmoid(x) - t) * g, w)
+            return (bo.over(gx, x.numel()) if red == 1 else gx), None
         g = _grad_scale(g, x.size if not isinstance(x, Tensor) else x.numel(), red)
         s = c.sigmoid(x)
         gx = gt = None

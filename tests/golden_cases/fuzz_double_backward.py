@@ -121,3 +121,70 @@ case("mm_transpose", """
     ga, gb = torch.autograd.grad((a @ b).sum(), [a, b], create_graph=True)
     result = (ga, gb)
 """)
+case("mm_column_major_input", """
+    v = torch.tensor([[0.66, -2.91, -0.72, -0.65]]).t().requires_grad_()
+    y = torch.reciprocal(torch.stack([(v @ v.mT).sum(0, keepdim=True)] * 2, 1))
+    (g,) = torch.autograd.grad(y.sum(), [v], create_graph=True)
+    (h,) = torch.autograd.grad(g.sum(), [v])
+    result = (g, h)
+""")
+case("mm_tril_transposed_leaf", """
+    v = torch.tensor([[0.48], [0.3], [0.27]], dtype=torch.float64).t().requires_grad_()
+    t = v.tril()
+    (g,) = torch.autograd.grad((t @ t.mT).sum(), [v], create_graph=True)
+    result = g
+""")
+case("remainder_floor_div", """
+    x = torch.tensor([[1.27, 0.5, 0.45], [-0.31, -3.34, -2.52]], dtype=torch.float64,
+                     requires_grad=True)
+    y = torch.tensor([0.7, -1.1, 2.0], dtype=torch.float64, requires_grad=True)
+    gx, gy = torch.autograd.grad(torch.remainder(x, y).cumsum(1).sum(), [x, y],
+                                 create_graph=True)
+    result = (gx, gy)
+""")
+case("maximum_where_masked_fill", """
+    x = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+    w = torch.tensor([0.3, -1.5, -1.1], requires_grad=True)
+    gx, gw = torch.autograd.grad(torch.maximum(x, w), [x, w], grad_outputs=w * 1.0,
+                                 create_graph=True)
+    h = torch.autograd.grad((gx * gw).sum(), [x, w], create_graph=True)
+    result = (gx, gw, h)
+""")
+case("minimum_same_operand", """
+    x = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+    (g,) = torch.autograd.grad(torch.minimum(x, x).sum(), [x], create_graph=True)
+    result = g
+""")
+case("cross_entropy_nll_loss_backward", """
+    x = torch.tensor([[0.5, -1.5, 2.0], [0.3, 0.7, -1.1]], requires_grad=True)
+    (g,) = torch.autograd.grad(F.cross_entropy(x, torch.tensor([1, 2])), [x], create_graph=True)
+    (h,) = torch.autograd.grad((g * g).sum(), [x])
+    result = (g, h, g.grad_fn.next_functions[0][0]._saved_reduction)
+""")
+case("nll_loss_weighted_ignore_index", """
+    x = torch.tensor([[0.5, -1.5, 2.0], [0.3, 0.7, -1.1]], requires_grad=True)
+    w = torch.tensor([0.5, 2.0, 1.0])
+    y = F.nll_loss(x.log_softmax(1), torch.tensor([1, -100]), weight=w, reduction='sum')
+    (g,) = torch.autograd.grad(y, [x], create_graph=True)
+    (h,) = torch.autograd.grad((g * g).sum(), [x])
+    result = (g, h)
+""")
+unary("bce_with_logits_mean", "F.binary_cross_entropy_with_logits(x, torch.tensor([0., 1., 1.]))"
+      ".expand(3)")
+unary("bce_with_logits_weighted_sum", "F.binary_cross_entropy_with_logits(x, torch.tensor("
+      "[0., 1., 1.]), weight=torch.tensor([0.5, 2.0, 1.0]), reduction='sum').expand(3)")
+unary("bce_backward_mean", "F.binary_cross_entropy(x.sigmoid(), torch.tensor([0., 1., 1.]))"
+      ".expand(3)")
+unary("bce_backward_weighted_sum", "F.binary_cross_entropy(x.sigmoid(), torch.tensor("
+      "[0., 1., 1.]), weight=torch.tensor([0.5, 2.0, 1.0]), reduction='sum').expand(3)",
+      third=False)
+unary("bce_backward_none", "F.binary_cross_entropy(x.sigmoid(), torch.tensor([0., 1., 1.]),"
+      " reduction='none')")
+case("bce_backward_saved", """
+    p = torch.tensor([0.2, 0.6, 0.9], requires_grad=True)
+    y = F.binary_cross_entropy(p, torch.tensor([0., 1., 1.]), weight=torch.tensor([1., 2., 3.]))
+    (g,) = torch.autograd.grad(y, p, create_graph=True)
+    n = g.grad_fn
+    result = (g, n._saved_reduction, n._saved_self, n._saved_target, n._saved_weight,
+              n._saved_grad_output)
+""")

@@ -783,8 +783,8 @@ case("engine_order_creation", """
 
 # ---- higher-order gradients ---------------------------------------------------------------
 # The first-order create_graph graphs (x ** 3 ...) are compared node by node. For the larger
-# formulas only values are: torch builds those graphs from fused backward kernels
-# (SigmoidBackwardBackward0, SliceBackwardBackward0, ...) that this engine does not mirror.
+# formulas only values are here; the graphs of the backward functions' own nodes
+# (SigmoidBackwardBackward0 ...) are pinned in fuzz_double_backward.
 
 case("grad_create_graph_cube", """
     x = torch.tensor(3.0, requires_grad=True)
