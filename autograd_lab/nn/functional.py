@@ -189,7 +189,7 @@ def _cross_entropy_prob(input: Tensor, target: Tensor, weight: Tensor | None, re
                            f"got {scalar_name(target.dtype)}")
     if ignore_index >= 0:
         raise RuntimeError("ignore_index is not supported for floating point target")
-    n_classes = input.shape[class_dim]
+    n_classes = input.size(class_dim)  # torch's error for a 0-d input
     if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
         raise RuntimeError(
             f"cross_entropy: weight tensor should be defined either for all {n_classes} classes "
@@ -208,6 +208,8 @@ def _cross_entropy_prob(input: Tensor, target: Tensor, weight: Tensor | None, re
         shape[class_dim] = n_classes
         prod = prod * weight.view(shape)
     if red == 1:
+        if not logp.numel():  # torch: nothing to average, the sum is filled with nan
+            return -prod.sum().fill_(float("nan"))
         return div_scalar(-prod.sum(), logp.numel() // n_classes)
     if red == 2:
         return -prod.sum()

@@ -209,15 +209,19 @@ def _log_softmax_data(data: np.ndarray, d: int) -> np.ndarray:
 def softmax(x: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     """exp(x) / sum(exp(x)) along ``dim``."""
     x, data, d = _softmax_input(x, dim, dtype, "softmax")
-    rows = _lastdim_rows(data, d) if data.ndim else None
-    if rows is not None:  # torch: exp(x - max) * (1 / sum), its order of additions
+    rows = _lastdim_rows(data, d) if data.ndim and data.size else None
+    if not data.size:
+        y = data.copy()
+    elif rows is not None:  # torch: exp(x - max) * (1 / sum), its order of additions
         e = _rounded(np.exp, rows - rows.max(axis=1, keepdims=True))
         y = (e * (data.dtype.type(1) / vec_sum_rows(e))[:, None]).reshape(data.shape)
     elif data.ndim:
         e = np.exp(data - data.max(axis=d, keepdims=True))
         y = e / e.sum(axis=d, keepdims=True)
-    else:
-        y = np.ones_like(data)
+    else:  # a 0-d tensor: exp(x - x) / itself, so inf and nan give nan as in torch
+        with np.errstate(invalid="ignore"):
+            e = np.exp(data - data)
+            y = e / e
     return _softmax_result(SoftmaxBackward0, x, y, d)
 
 
