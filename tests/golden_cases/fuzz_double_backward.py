@@ -147,12 +147,14 @@ case("maximum_where_masked_fill", """
     w = torch.tensor([0.3, -1.5, -1.1], requires_grad=True)
     gx, gw = torch.autograd.grad(torch.maximum(x, w), [x, w], grad_outputs=w * 1.0,
                                  create_graph=True)
-    h = torch.autograd.grad((gx * gw).sum(), [x, w], create_graph=True)
+    h = torch.autograd.grad((gx * gw).sum(), [x, w], allow_unused=True)
     result = (gx, gw, h)
 """)
 case("minimum_same_operand", """
     x = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
-    (g,) = torch.autograd.grad(torch.minimum(x, x).sum(), [x], create_graph=True)
+    w = torch.tensor([0.3, 0.7, -1.1], requires_grad=True)
+    (g,) = torch.autograd.grad(torch.minimum(x, x), [x], grad_outputs=w * 1.0,
+                               create_graph=True)
     result = g
 """)
 case("cross_entropy_nll_loss_backward", """
