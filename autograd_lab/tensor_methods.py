@@ -235,7 +235,7 @@ METHODS: dict[str, Any] = {
     # arithmetic
     "add": Ar.add, "sub": Ar.sub, "subtract": Ar.sub, "mul": Ar.mul, "multiply": Ar.mul,
     "div": Ar.div, "divide": Ar.div, "true_divide": Ar.div, "pow": Ar.pow, "neg": E.neg,
-    "negative": E.neg, "maximum": Ar.maximum, "minimum": Ar.minimum,
+    "negative": E.neg, "maximum": B.maximum, "minimum": B.minimum,
     "floor_divide": Ar.floor_divide, "remainder": Ar.remainder,
     "__add__": Ar.add, "__radd__": Ar.add, "__sub__": Ar.sub, "__rsub__": Ar.rsub,
     "__mul__": Ar.mul, "__rmul__": Ar.mul, "__truediv__": Ar.div, "__rtruediv__": _rtruediv,

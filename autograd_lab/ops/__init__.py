@@ -2,19 +2,21 @@
 
 - ``record``: how an op makes its output and node (every op goes through it)
 - ``common``: argument checks and the helpers backward formulas share (arrays or Tensors)
-- ``arithmetic``: add, sub, mul, div, pow ... on two operands, with broadcasting
+- ``arithmetic``: add, sub, mul, div, pow ... on two operands, with broadcasting;
+  ``binary_functions``: maximum/minimum, atan2, hypot, fmod
 - ``comparison``: where, comparisons, logic, predicates (only ``where`` has a gradient)
 - ``elementwise``: functions of one tensor (exp, log, sin, relu, rounding, clamp ...);
   ``activation``: the activations of ``nn`` beyond relu/tanh/sigmoid (gelu, silu ...), erf
 - ``reductions``: sum, mean, var/std, prod, norm, logsumexp, count_nonzero, all/any;
   ``extremes``: max/min, amax/amin, argmax/argmin, median
-- ``softmax_family``: softmax, log_softmax; ``losses``: nll, mse, binary cross-entropy
+- ``softmax_family``: softmax, log_softmax; ``losses``: nll, mse, binary cross-entropy;
+  ``regression_losses``: smooth L1, Huber, KL divergence
 - ``backward_ops``: the functions backward formulas are written in (``tanh_backward`` ...), with
   nodes of their own (``TanhBackwardBackward0``) for graphs recorded under ``create_graph``
 - ``views``: reshape, transpose, squeeze, expand, select, slice ... (and clone, dtype copies)
 - ``indexing``: ``x[key]``, gather/scatter, index_select, masked_fill, embedding
 - ``join_split``: cat, stack, repeat, split, chunk, unbind (and hstack, tile ... built on them)
-- ``linalg``: matrix products, ``addmm``/``linear``; ``matrix``: tril/triu, diag;
+- ``linalg``: matrix products, ``addmm``/``linear``; ``matrix``: tril/triu, diag, roll;
   ``cumulative``: cumsum, cumprod
 - ``sorting``: sort, argsort, topk
 - ``inplace``: in-place changes and item assignment; ``out``: ``out=`` arguments
@@ -24,8 +26,8 @@ The Tensor methods and operators are attached by ``autograd_lab.tensor_methods``
 """
 
 from .activation import erf
-from .arithmetic import add, div, floor_divide, maximum, minimum, mul, pow, remainder, rsub, sub
-from .binary_functions import atan2, fmod, hypot
+from .arithmetic import add, div, floor_divide, mul, pow, remainder, rsub, sub
+from .binary_functions import atan2, fmod, hypot, maximum, minimum
 from .comparison import (
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose,
     isfinite, isinf, isnan, le, logical_and, logical_not, logical_or, logical_xor, lt, ne, where,

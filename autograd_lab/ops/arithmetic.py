@@ -512,52 +512,6 @@ def pow_scalar(x: Tensor, p: float) -> Tensor:
     return out
 
 
-class MaximumBackward0(BinaryNode):
-    """z = max(x, y);  the larger side gets g, a tie gives each g/2"""
-
-    saved_names = ("self", "other")
-    grad_versions = (1, 1)  # torch's formula ends with in-place steps
-    _sign = 1
-
-    def backward(self, g: Any) -> tuple:
-        x, y = self.saved("self"), self.saved("other")
-        # torch masks out the losing side only, so a nan (no side loses) passes g to both
-        xlose, ylose = ((x < y), (x > y)) if self._sign > 0 else ((x > y), (x < y))
-        if isinstance(g, Tensor):  # create_graph: torch's where(x == y, g / 2, g).masked_fill_
-            return tuple(self.reduce(i, choose(x == y, div_scalar(g, 2), g).masked_fill(m, 0))
-                         if self.needs(i) else None for i, m in enumerate((xlose, ylose)))
-        tie = (x == y) * 0.5
-        gx = self.reduce(0, g * ((1 - xlose * 1.0) - tie)) if self.needs(0) else None
-        gy = self.reduce(1, g * ((1 - ylose * 1.0) - tie)) if self.needs(1) else None
-        return gx, gy
-
-
-class MinimumBackward0(MaximumBackward0):
-    """z = min(x, y);  the smaller side gets g, a tie gives each g/2"""
-
-    _sign = -1
-
-
-def _minmax(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> Tensor:
-    """The elementwise max or min of two tensors (numbers are refused, as in torch)."""
-    c.tensor_pair(x, y, name)
-    out, node = _binary(cls, fn, x, y, name)
-    if node is not None:
-        node.save("self", x)
-        node.save("other", y)
-    return out
-
-
-def maximum(x: Tensor, y: Tensor) -> Tensor:
-    """The elementwise larger of x and y."""
-    return _minmax(MaximumBackward0, np.maximum, x, y, "maximum")
-
-
-def minimum(x: Tensor, y: Tensor) -> Tensor:
-    """The elementwise smaller of x and y."""
-    return _minmax(MinimumBackward0, np.minimum, x, y, "minimum")
-
-
 # ---- a tensor times or over a number, as a node of its own ----------------------------
 
 class MulBackward1(Node):

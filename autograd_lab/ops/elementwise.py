@@ -135,25 +135,13 @@ def sign(x: Tensor) -> Tensor:
     return record(SignBackward0, c.sign(data), x.dtype, x)[0]
 
 
-class SgnBackward0(Node):
-    """y = sgn(x) (for real x, sign(x));  dx = 0"""
-
-    saved_names = ("result", "self")
-
-    def backward(self, g: Any) -> Any:
-        return c.zeros_like_data(g)
-
-
 def sgn(x: Tensor) -> Tensor:
-    """sign(x) for real tensors (x / |x| for complex ones, which this engine has not)."""
+    """sign(x) for real tensors (x / |x| for complex ones, which this engine has not); its node,
+    ``SgnBackward0``, is the one abs's derivative records too (``backward_ops.sgn``)."""
     data = unary_data(x, "sgn")
     if x.dtype._cat == 0:
         return make(data.copy(), x.dtype, None)
-    out, node = record(SgnBackward0, c.sign(data), x.dtype, x)
-    if node is not None:
-        node.save("self", x)
-        node.save_output("result", out)
-    return out
+    return bo.sgn(x)
 
 
 class FracBackward0(Node):

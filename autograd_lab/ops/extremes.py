@@ -15,7 +15,7 @@ import numpy as np
 
 from .._dtype import bool_, int64
 from . import common as c
-from .arithmetic import maximum, minimum
+from .binary_functions import maximum, minimum
 from .common import Node, Tensor, norm_dim, norm_dims
 from .record import make, node_for, record
 
