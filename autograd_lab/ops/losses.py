@@ -307,6 +307,15 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
 
     saved_names = ("pos_weight", "reduction", "self", "target", "weight")
 
+    @property
+    def grad_versions(self) -> tuple[int, int]:  # type: ignore[override]
+        """torch's formulas end with in-place steps: (sigmoid(x) - t).mul_(g) for x,
+        x.mul(g).neg_() for t; then mul_(pos_weight term) twice, mul_(w), div_(numel)."""
+        s = self._saved
+        extra = ((s["reduction"] == 1) + (s.get("weight") is not None)
+                 + 2 * (s.get("pos_weight") is not None))
+        return (2 + extra, extra)
+
     def backward(self, g: Any) -> tuple:
         x, t = self.saved("self"), self.saved("target")
         w, pw = self.saved("weight"), self.saved("pos_weight")
