@@ -383,7 +383,8 @@ class MseLossBackwardBackward0(BackwardOp):
 
     @staticmethod
     def compute(g: Any, x: Any, t: Any, reduction: int) -> Any:
-        norm = x.dtype.type(2.0 / x.size if reduction == 1 else 2.0)
+        n = x.size if reduction == 1 else 1
+        norm = x.dtype.type(2.0 / n if n else np.inf)  # a mean of nothing: torch's 2 / 0
         return (norm * (x - t)) * g
 
     def derivatives(self, gg: Any, g: Any, x: Any, t: Any, reduction: int) -> tuple:

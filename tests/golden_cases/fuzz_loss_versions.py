@@ -32,3 +32,11 @@ case("bce_with_logits_same_transposed_leaf", """
     torch.nn.functional.binary_cross_entropy_with_logits(v, v).sum().backward()
     result = (v.grad, v.grad._version)
 """)
+case("mse_loss_empty_backward", """
+    x = torch.zeros((0,), requires_grad=True)
+    out = [torch.nn.functional.mse_loss(x, x, reduction=r) for r in ('mean', 'sum', 'none')]
+    out[0].backward()
+    y = torch.zeros((0,), requires_grad=True)
+    torch.nn.functional.mse_loss(y, torch.zeros(0)).backward()
+    result = (out, x.grad, x.grad._version, y.grad, y.grad._version)
+""")
