@@ -1,4 +1,4 @@
-"""The softmax family: softmax, log_softmax, logsumexp.
+"""The softmax family: softmax and log_softmax (logsumexp is a reduction: ``reductions``).
 
 softmax(x)_i = exp(x_i) / sum_j exp(x_j), computed after subtracting the max (stable);
 its backward is y * (g - sum(g * y)). log_softmax's is g - softmax * sum(g).
@@ -23,9 +23,8 @@ from .._dtype import dtype as DType
 from .._messages import scalar_name as _scalar_name
 from . import backward_ops as bo
 from . import common as c
-from .common import Node, Tensor, norm_dim, norm_dims
+from .common import Node, Tensor, norm_dim
 from .record import record
-from .reductions import _unreduce
 from .summation import GRAIN_SIZE, vec_sum_rows
 
 # ---- softmax family ---------------------------------------------------------------------------
@@ -229,33 +228,3 @@ def log_softmax(x: Tensor, dim: Any = None, dtype: DType | None = None) -> Tenso
     """x - log(sum(exp(x))) along ``dim``."""
     x, data, d = _softmax_input(x, dim, dtype, "log_softmax")
     return _softmax_result(LogSoftmaxBackward0, x, _log_softmax_data(data, d), d)
-
-
-class LogsumexpBackward0(Node):
-    """y = log(sum(exp(x)));  dx = g * exp(x - y)"""
-
-    saved_names = ("self", "dim", "keepdim", "result")
-
-    def backward(self, g: Any) -> Any:
-        x, y = self.saved("self"), self.saved("result")
-        g, y = _unreduce(self._saved["keepdim"], x.shape, self._saved["dim"], g, y)
-        return g * c.exp(x - y)
-
-
-def logsumexp(x: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
-    """log(sum(exp(x))) over ``dim``, shifted by the max for stability."""
-    data = c.unary_data(x, "logsumexp")
-    dims = norm_dims(dim, data.ndim)
-    ax = dims if data.ndim else ()  # numpy has no axis 0 on a 0-d array
-    m = data.max(axis=ax, keepdims=True) if data.size else data
-    m = np.where(np.isfinite(m), m, 0)
-    r = np.log(np.exp(data - m).sum(axis=ax, keepdims=True)) + m
-    if not keepdim:
-        r = r.squeeze(ax)
-    dt = c.float_dtype(x)
-    out, node = record(LogsumexpBackward0, r, dt, x)
-    if node is not None:
-        node.save("self", x)
-        node._saved.update(dim=dims, keepdim=keepdim)
-        node.save_output("result", out)
-    return out
