@@ -211,8 +211,9 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
     return out
 
 
-def matmul(a: Tensor, b: Tensor) -> Tensor:
+def matmul(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002  (torch's argument names)
     """torch.matmul: dispatches to dot, mv, mm or bmm as torch does."""
+    a, b = input, other
     if not isinstance(a, Tensor) or not isinstance(b, Tensor):
         raise c.operand_error("matmul", b if isinstance(a, Tensor) else a)
     da, db = a._data.ndim, b._data.ndim

@@ -113,11 +113,13 @@ def _check_from_to(low: int, hi_incl: int, dt: dtype) -> None:
             raise RuntimeError(f"{name} is out of bounds for {_C_NAMES[dt.name]}")
 
 
-def randint(low: int, high: Any = None, size: Any = None, *,
+def randint(low: Any = None, high: Any = None, size: Any = None, *,
             generator: Generator | None = None, dtype: dtype | None = None,
             device: Any = None, requires_grad: bool = False) -> Tensor:
     """Integers uniform on [low, high): ``r % (high - low) + low``."""
     _check_device(device)
+    if low is None and high is not None:  # randint(high=5, size=(3,)): low defaults to 0
+        low = 0
     args = tuple(a for a in (low, high, size) if a is not None)
     if size is None and isinstance(high, (tuple, list)):
         low, high, size = 0, low, high

@@ -418,3 +418,12 @@ for kw in [dict(lr=0.1), dict(lr=0.05, momentum=0.9, weight_decay=0.01),
             opt.step()
         print([v.hex() for v in w.tolist()])
 """)
+
+# keyword arguments as tutorials write them
+case("matmul_keywords", """
+    result = torch.matmul(input=torch.ones(2), other=torch.tensor([2.0, 3.0]))
+""")
+case("randint_high_keyword", """
+    torch.manual_seed(0)
+    result = (torch.randint(high=5, size=(3,)), torch.randint(0, 5, (3,)))
+""")
