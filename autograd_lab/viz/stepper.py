@@ -74,9 +74,8 @@ class BackwardStepper(widgets.VBox):
         self.table = widgets.HTML(layout=widgets.Layout(flex="0 1 auto", max_width="100%",
                                                         overflow="auto"))
         self.note = widgets.HTML(_OFFLINE_NOTE)
-        # no readout: it would count from 0 beside a caption that counts from 1
         self.slider = widgets.IntSlider(value=0, min=0, max=last, description="step",
-                                        continuous_update=True, tooltip="step", readout=False,
+                                        continuous_update=True, tooltip="step",
                                         layout=widgets.Layout(flex="1 1 220px", min_width="180px",
                                                               max_width="360px"))
         # Play's own view draws three icon buttons without tooltips; it is kept (hidden) for its
