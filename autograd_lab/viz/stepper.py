@@ -39,10 +39,11 @@ _OFFLINE_NOTE = """<style>
 cell to step through it.</div>"""
 
 # Keeps the running node on screen while the user steps (Next, Play, the slider): ipywidgets
-# sets HTML values with innerHTML, where a <script> never runs but an image's error handler
-# does. Only after a click inside this stepper (focus is in it), so opening a notebook or
-# running a cell never scrolls the page.
-_FOLLOW = ('<img alt="" src="data:," style="display:none" onerror="'
+# sets HTML values with innerHTML, where a <script> never runs but an image's load handler
+# does (a blank 1x1 GIF, so it loads like any figure). Only after a click inside this stepper
+# (focus is in it), so opening a notebook or running a cell never scrolls the page.
+_BLANK_GIF = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"
+_FOLLOW = (f'<img alt="" src="{_BLANK_GIF}" style="display:none" onload="'
            "var r=this.closest('.autograd-lab-stepper'),n=r&amp;&amp;r.querySelector('{sel}');"
            "if(n&amp;&amp;r.contains(document.activeElement))"
            "n.scrollIntoView({{block:'nearest',inline:'nearest'}})\">")
