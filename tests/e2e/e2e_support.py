@@ -326,13 +326,13 @@ def save_notebook(page, server: Server, rel: str) -> dict:
         time.sleep(0.2)
     else:
         raise TimeoutError(f"{rel} was not saved")
-    # the file can still be half written when its time stamp changes: the server answers 500
-    # (unreadable JSON) until it is complete
+    # the file can still be half written when its time stamp changes: the server answers 500,
+    # or 400 ("Unreadable Notebook"), until it is complete
     for _ in range(50):
         try:
             return server.api("GET", f"/api/contents/{rel}?content=1&type=notebook")["content"]
         except urllib.error.HTTPError as e:
-            if e.code != 500:
+            if e.code not in (400, 500):
                 raise
             time.sleep(0.2)
     return server.api("GET", f"/api/contents/{rel}?content=1&type=notebook")["content"]
