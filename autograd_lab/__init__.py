@@ -16,7 +16,7 @@ Layers, each importing only the layers before it (``tests/test_import_graph.py``
 The rest of the API teaching code reaches for, imported on first use: ``utils.data``
 (datasets, ``DataLoader``), ``serialization`` (``save``/``load``), ``functional``
 (``meshgrid``), and ``cuda``, ``accelerator`` and ``backends`` as a CPU-only torch has them
-(devices themselves: ``_device``, ``devices``).
+(devices themselves: ``_device``).
 
 Torch-fidelity shims sit at the edges, in modules named for them: ``_messages``,
 ``_printing``, ``_saved_display``, ``_torch_names``, ``ops.summation``, ``_C``.
@@ -69,7 +69,7 @@ from .ops.linalg import addmm
 from .ops.summation import get_num_threads, set_num_threads
 from .tensor_methods import _all as all, _any as any  # noqa: A004
 from .factories import (
-    arange, as_tensor, device, empty, empty_like, eye, from_numpy, full, full_like, linspace,
+    arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace,
     ones, ones_like, tensor, zeros, zeros_like,
 )
 from .random import (
@@ -77,8 +77,7 @@ from .random import (
     rand, rand_like, randint, randn, randn_like, randperm, seed, set_rng_state,
 )
 from . import autograd  # noqa: E402
-from ._device import device, get_default_device, set_default_device  # noqa: E402,F811
-from . import devices  # noqa: E402,F401  (``t.device`` is a ``torch.device``)
+from ._device import device, get_default_device, set_default_device  # noqa: E402
 from . import _tracebacks  # noqa: E402
 
 _tracebacks.install()  # in IPython: tracebacks without the engine's frames, as with torch's C++

@@ -10,15 +10,13 @@ import numpy as np
 from . import _dtype as D
 from . import _messages as msg
 from ._device import _DEFAULT as _DEFAULT_DEVICE
+from ._device import check_cpu
 from ._dtype import dtype, from_numpy_dtype, get_default_dtype
-from .tensor import Tensor, _make, device
+from .tensor import Tensor, _make
 
 
 def _check_device(dev: Any) -> None:
-    if dev is None:
-        dev = _DEFAULT_DEVICE[0]  # ``torch.set_default_device``
-    if dev is not None:
-        device(dev)
+    check_cpu(_DEFAULT_DEVICE[0] if dev is None else dev)  # ``torch.set_default_device``
 
 
 def _finish(arr: np.ndarray, dt: dtype, requires_grad: bool) -> Tensor:

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _dtype
 from . import _messages as msg
+from ._device import CPU, device
 from ._dtype import dtype, float32, from_numpy_dtype
 from ._printing import tensor_repr
 from .grad_mode import STATE
@@ -194,9 +195,18 @@ class Tensor:
         return False
 
     @property
-    def device(self) -> Any:
-        """``device(type='cpu')``."""
-        return device("cpu")
+    def device(self) -> device:
+        """``device(type='cpu')``: a ``torch.device``, never equal to the string ``'cpu'``."""
+        return CPU
+
+    @property
+    def is_cpu(self) -> bool:
+        """Always True."""
+        return True
+
+    def get_device(self) -> int:
+        """``-1``: the index torch gives a CPU tensor."""
+        return -1
 
     @property
     def layout(self) -> str:
@@ -397,37 +407,6 @@ class Tensor:
     def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
         """torch's error: there is no CUDA here."""
         raise AssertionError("Torch not compiled with CUDA enabled")
-
-
-class device:  # noqa: N801
-    """``torch.device``; only the CPU exists here."""
-
-    def __init__(self, type: str = "cpu", index: int | None = None) -> None:  # noqa: A002
-        if isinstance(type, device):
-            type = type.type  # noqa: A001
-        kind = str(type).split(":")[0]
-        if kind == "cuda":
-            raise AssertionError("Torch not compiled with CUDA enabled")
-        if kind != "cpu":
-            raise RuntimeError(
-                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
-                "fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type "
-                f"at start of device string: {type}"
-                if kind not in ("mps", "meta") else "autograd_lab runs on the CPU only"
-            )
-        self.type, self.index = "cpu", index
-
-    def __repr__(self) -> str:
-        return "device(type='cpu')"
-
-    def __str__(self) -> str:
-        return "cpu"
-
-    def __eq__(self, other: object) -> bool:
-        return str(other) == "cpu" or isinstance(other, device)
-
-    def __hash__(self) -> int:
-        return hash("cpu")
 
 
 def _dim(d: int, ndim: int, wrap_scalar: bool = True) -> int:

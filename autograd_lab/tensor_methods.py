@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import random
+from ._device import check_cpu
 from ._dtype import ALL, bool_, dtype, float16, float32, float64, int8, int16, int32, int64, uint8
 from .engine import backward as _engine_backward
-from .factories import _filled, device, tensor
+from .factories import _filled, tensor
 from .ops import activation as A
 from .ops import arithmetic as Ar
 from .ops import binary_functions as B
@@ -44,7 +45,7 @@ def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         elif isinstance(a, Tensor):
             dt = a.dtype
         else:
-            device(a)  # validates it (only the CPU exists)
+            check_cpu(a)  # a device: only the CPU exists
     return V.to_dtype(self, dt or self.dtype, copy)
 
 

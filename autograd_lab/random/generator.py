@@ -11,9 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from .._device import CPU
+from .._device import device as _device
 from .._dtype import uint8
 from ..factories import _check_device
-from ..factories import device as _device
 from ..tensor import Tensor, _make
 from .mt19937 import MT19937, STATE_SIZE
 
@@ -32,7 +33,7 @@ class Generator:
 
     @property
     def device(self) -> _device:
-        return _device("cpu")
+        return CPU
 
     def manual_seed(self, seed: int) -> Generator:
         """Seed the stream; negative seeds wrap to 64 bits as in torch."""

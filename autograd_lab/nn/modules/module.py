@@ -12,8 +12,8 @@ import itertools
 from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Iterator
 
+from ..._device import check_cpu
 from ..._dtype import float16, float32, float64
-from ...factories import device
 from ...grad_mode import no_grad
 from ...tensor import Tensor, typename
 from ..parameter import Buffer, Parameter
@@ -424,7 +424,7 @@ class Module:
             elif hasattr(a, "is_floating_point") and not isinstance(a, str):
                 dtype = a
             else:
-                device(a)
+                check_cpu(a)
         if dtype is None:
             return self
         if not dtype.is_floating_point:
