@@ -118,11 +118,10 @@ def _seq(x: np.ndarray) -> np.ndarray:
 
 
 def _seq_inner(x: np.ndarray) -> np.ndarray:
-    """``_seq`` along axis 1 (runs of one cascade level, for many of them at once)."""
-    if x.shape[1] > 4:  # accumulate adds in order from x[:, 0]; + 0 as starting from +0 would
-        return np.add.accumulate(x, axis=1)[:, -1] + x.dtype.type(0)
-    acc = np.zeros((x.shape[0],) + x.shape[2:], dtype=x.dtype)
-    for i in range(x.shape[1]):
+    """``_seq`` along axis 1 (runs of one cascade level, for many of them at once): one
+    ``np.add`` per step over every run (``accumulate`` along a middle axis is ~8x slower)."""
+    acc = x[:, 0] + x.dtype.type(0)  # +0 first, as torch's accumulator starts: -0 -> +0
+    for i in range(1, x.shape[1]):
         np.add(acc, x[:, i], out=acc)
     return acc
 

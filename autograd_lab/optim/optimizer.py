@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .._precision import exact
 from ..grad_mode import STATE, enable_grad
 from ..random.fma import fma32, fma64
 from ..tensor import Tensor, typename
@@ -235,9 +236,20 @@ def _cast_state(param: Tensor, key: str, value: Any) -> Any:
 
 
 def _fma(a: Any, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``a * b + c`` rounded once, like the fused multiply-add of torch's CPU kernels."""
+    """``a * b + c`` rounded once, like the fused multiply-add of torch's CPU kernels (numpy's
+    two roundings from ``_precision.EXACT_BELOW`` elements up: the precision policy)."""
+    if not exact(b.size):
+        return a * b + c
     if b.dtype == np.float32:
         return fma32(a, b, c)
     if b.dtype == np.float64:
         return fma64(a, b, c)
     return a * b + c
+
+
+def _fma_into(a: Any, b: np.ndarray, c: np.ndarray) -> None:
+    """``c = a * b + c`` in place (``c.add_(b, alpha=a)``), rounded as ``_fma``."""
+    if exact(b.size):
+        c[...] = _fma(a, b, c)
+    else:
+        c += a * b

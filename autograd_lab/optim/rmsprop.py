@@ -19,7 +19,7 @@ import numpy as np
 from .._dtype import float32, float64, get_default_dtype
 from ..tensor import _make
 from .adam import _zeros_like
-from .optimizer import Optimizer, _closure_loss, _fma, _no_grad_step
+from .optimizer import Optimizer, _closure_loss, _fma, _fma_into, _no_grad_step
 
 __all__ = ["RMSprop"]
 
@@ -104,7 +104,7 @@ class RMSprop(Optimizer):
             b = state["momentum_buffer"]._data
             np.multiply(b, f(momentum), out=b)
             b += g / avg
-            x[...] = _fma(f(-lr), b, x)
+            _fma_into(f(-lr), b, x)
             bumped.append(state["momentum_buffer"])
         else:
             x += (f(-lr) * g) / avg

@@ -10,7 +10,8 @@ For each parameter p with gradient g (torch's algorithm and operation order):
 
 Each line is computed in the parameter's dtype, in torch's order, and ``a + alpha * b``
 rounded once, as the fused multiply-add of torch's CPU kernels (``add_(b, alpha=...)``):
-a seeded training loop prints torch's losses.
+a seeded training loop prints torch's losses. Parameters of ``_precision.EXACT_BELOW``
+elements or more take numpy's two roundings (the precision policy).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..tensor import Tensor, _make
-from .optimizer import Optimizer, _closure_loss, _fma, _no_grad_step
+from .optimizer import Optimizer, _closure_loss, _fma, _fma_into, _no_grad_step
 
 __all__ = ["SGD"]
 
@@ -80,6 +81,6 @@ class SGD(Optimizer):
                 if isinstance(lr, Tensor):
                     x -= lr._data * g
                 else:
-                    x[...] = _fma(f(-lr), g, x)
+                    _fma_into(f(-lr), g, x)
                 p._vc[0] += 1
         return loss
