@@ -3,14 +3,13 @@
 softmax(x)_i = exp(x_i) / sum_j exp(x_j), computed after subtracting the max (stable);
 its backward is y * (g - sum(g * y)). log_softmax's is g - softmax * sum(g).
 
-Precision policy (size-aware, the one place it is decided): a float32/float64 softmax or
-log_softmax over the last dim of fewer than ``GRAIN_SIZE`` (32768) elements replays torch's
+Precision (``_precision``, the one place the size policy is decided): a float32/float64
+softmax or log_softmax over the last dim of fewer than ``EXACT_BELOW`` elements replays torch's
 kernel: exp and log in double rounded to the dtype, row sums in torch's vector order, so
-small tensors (the ones teaching code prints) match torch bit for bit. Larger tensors, where
-torch itself splits the work over threads and nobody compares last bits, take numpy's
-arithmetic in the tensor's own dtype: along the last dim of a contiguous array, block by block
-of rows (``_BLOCK_BYTES``), so that the shifted values, their exp and the row sums of a block
-stay in the CPU cache (forward: two reads of x and one write of y; backward likewise).
+small tensors (the ones teaching code prints) match torch bit for bit. Larger tensors take
+numpy's arithmetic in the tensor's own dtype: along the last dim of a contiguous array, block
+by block of rows (``_BLOCK_BYTES``), so that the shifted values, their exp and the row sums of
+a block stay in the CPU cache (forward: two reads of x and one write of y; backward likewise).
 """
 
 from __future__ import annotations
@@ -21,11 +20,12 @@ import numpy as np
 
 from .._dtype import dtype as DType
 from .._messages import scalar_name as _scalar_name
+from .._precision import exact
 from . import backward_ops as bo
 from . import common as c
 from .common import Node, Tensor, norm_dim
 from .record import record
-from .summation import GRAIN_SIZE, vec_sum_rows
+from .summation import vec_sum_rows
 
 # ---- softmax family ---------------------------------------------------------------------------
 
@@ -58,8 +58,10 @@ class LogSoftmaxBackward0(Node):
         sp, self.sparse_grad = self.sparse_grad, None
         if _blockable(y, d) and g.dtype == y.dtype and g.flags.c_contiguous:
             if (sp is not None and sp[0] is g and y.ndim == 2 and not self._pre_hooks
-                    and not self._tensor_pre_hooks):  # g as nll_loss made it: one entry a row
-                return _log_softmax_backward_rows(y, g, sp[1], sp[2])
+                    and not self._tensor_pre_hooks and not self._retained):
+                # g as nll_loss made it, one entry a row, seen by no one else: the gradient
+                # is written over it (no second 2 MB buffer to allocate and fault in)
+                return _log_softmax_backward_rows(y, g, sp[1], sp[2], out=g)
             return _log_softmax_backward_rows(y, g)
         out = np.exp(y)  # in place from here: one temporary instead of three
         out *= -_rowsum(g, d)
@@ -106,7 +108,7 @@ def _blockable(a: np.ndarray, d: int) -> bool:
     """Whether ``a`` is a contiguous float array reduced along its last dim, large enough
     to take the blocked numpy kernels (see the module docstring)."""
     return (d == a.ndim - 1 and a.dtype.kind == "f" and a.dtype.itemsize >= 4
-            and a.size >= GRAIN_SIZE and a.flags.c_contiguous)
+            and not exact(a.size) and a.flags.c_contiguous)
 
 
 def _block_rows(a: np.ndarray) -> int:
@@ -121,9 +123,7 @@ def _log_softmax_rows(x: np.ndarray) -> np.ndarray:
     k = shape[-1]
     x = x.reshape(-1, k)
     n = x.shape[0]
-    # zeros, not empty: on a hugepage-madvising numpy an uninitialised 2 MB result stalled
-    # every other call for milliseconds here; the zeroed one does not (and costs ~0.05 ms)
-    res = np.zeros(shape, x.dtype)
+    res = np.empty(shape, x.dtype)
     y = res.reshape(n, k)
     step = _block_rows(x)
     buf = np.empty((min(step, n), k), x.dtype)
@@ -143,23 +143,26 @@ def _log_softmax_rows(x: np.ndarray) -> np.ndarray:
 
 
 def _log_softmax_backward_rows(y: np.ndarray, g: np.ndarray, cols: np.ndarray | None = None,
-                               vals: np.ndarray | None = None) -> np.ndarray:
-    """g - exp(y) * sum(g) along the last dim, a block of rows at a time. With ``cols`` and
-    ``vals``, ``g`` is known to be zero but for g[i, cols[i]] = vals[i] (nll_loss's gradient):
-    sum(g) is ``vals`` and adding g touches one entry a row."""
+                               vals: np.ndarray | None = None,
+                               out: np.ndarray | None = None) -> np.ndarray:
+    """g - exp(y) * sum(g) along the last dim, a block of rows at a time, into ``out`` (else
+    a new array). With ``cols`` and ``vals``, ``g`` is known to be zero but for
+    g[i, cols[i]] = vals[i] (nll_loss's gradient): sum(g) is ``vals`` and adding g touches
+    one entry a row (then ``out`` may be ``g`` itself)."""
     n = y.shape[-1]
     y2, g2 = y.reshape(-1, n), g.reshape(-1, n)
     if vals is None:
         s = -(g2 @ np.ones(n, dtype=g.dtype))[:, None]
     else:  # exp(y) * v, then 0 - that: the signs of zeros that exp(y) * -v + 0 gives
         s, zero = vals[:, None], y.dtype.type(0)
-    res = np.empty_like(y)  # returned as allocated: AccumulateGrad can keep it without a copy
-    out = res.reshape(-1, n)
+    # a new result is returned as allocated: AccumulateGrad can keep it without a copy
+    res = np.empty_like(y) if out is None else out
+    o2 = res.reshape(-1, n)
     step = _block_rows(y2)
     exp, mul, add = np.exp, np.multiply, np.add
-    for i in range(0, out.shape[0], step):
+    for i in range(0, o2.shape[0], step):
         j = i + step
-        ob = out[i:j]
+        ob = o2[i:j]
         exp(y2[i:j], out=ob)
         mul(ob, s[i:j], out=ob)
         if vals is None:
@@ -167,8 +170,8 @@ def _log_softmax_backward_rows(y: np.ndarray, g: np.ndarray, cols: np.ndarray | 
         else:
             np.subtract(zero, ob, out=ob)
     if vals is not None:  # g's one entry a row: exp(y) * -sum(g) + g there, as dense
-        rows = np.arange(out.shape[0])
-        out[rows, cols] = np.exp(y2[rows, cols]) * -(vals + zero) + vals
+        rows = np.arange(o2.shape[0])
+        o2[rows, cols] = np.exp(y2[rows, cols]) * -(vals + zero) + vals
     return res
 
 
@@ -176,7 +179,7 @@ def _lastdim_rows(data: np.ndarray, d: int) -> np.ndarray | None:
     """``data`` as (rows, n) when torch's last-dim softmax kernel applies and the tensor is
     small enough to replay its arithmetic here (float32/float64 over the last dim)."""
     if (d == data.ndim - 1 and data.dtype.kind == "f" and data.dtype.itemsize >= 4
-            and 0 < data.size < GRAIN_SIZE):
+            and data.size and exact(data.size)):
         return data.reshape(-1, data.shape[-1])
     return None
 
