@@ -119,10 +119,13 @@ def _seq(x: np.ndarray) -> np.ndarray:
 
 def _seq_inner(x: np.ndarray) -> np.ndarray:
     """``_seq`` along axis 1 (runs of one cascade level, for many of them at once)."""
-    if x.ndim == 2 and x.shape[1] > 4:  # along the contiguous axis; +0 as torch starts from
-        return np.add.accumulate(x, axis=1)[:, -1] + x.dtype.type(0)  # +0 (-0 -> +0)
-    # along a middle axis: one np.add per step over every run (accumulate there is ~8x slower)
-    acc = x[:, 0] + x.dtype.type(0)
+    zero = x.dtype.type(0)  # + 0 at the end: torch's accumulator starts from +0 (-0 -> +0)
+    if x.ndim == 2:
+        if x.shape[1] > 4:  # accumulate adds in order along the contiguous axis
+            return np.add.accumulate(x, axis=1)[:, -1] + zero
+    elif np.prod(x.shape[2:]) > 1:  # numpy reduces a middle axis in order, lanes innermost
+        return np.add.reduce(x, axis=1) + zero
+    acc = x[:, 0] + zero
     for i in range(1, x.shape[1]):
         np.add(acc, x[:, i], out=acc)
     return acc
