@@ -104,7 +104,9 @@ def vec_sum_rows(a: np.ndarray, vec_bytes: int = SOFTMAX_VEC_BYTES) -> np.ndarra
 
 def _seq(x: np.ndarray) -> np.ndarray:
     """Sequential sum along axis 0 starting from +0 (``acc += x[i]``, in x's dtype)."""
-    if x.ndim == 1 and x.shape[0] <= 64:  # on scalars: no array call per element
+    if x.ndim == 1 and x.shape[0] > 8:  # in order along the array; + 0: from +0 (-0 -> +0)
+        return np.add.accumulate(x)[-1] + x.dtype.type(0)
+    if x.ndim == 1:  # a few scalars: no array call per element
         acc = x.dtype.type(0)
         for v in x:
             acc = acc + v
