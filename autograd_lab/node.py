@@ -64,7 +64,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "storage", "vc", "version", "dtype", "output_nr",
-                 "_producer", "packed", "unpack_hook")
+                 "packed", "unpack_hook")
 
     def __init__(self, t: Tensor, is_output: bool, node: Node | None = None) -> None:
         self.vc = t._vc
@@ -73,19 +73,12 @@ class SavedTensor:
         if _saved_tensors_hooks:
             pack, self.unpack_hook = _saved_tensors_hooks[-1]
             self.packed = pack(t)
-        if is_output:
+        if is_output:  # its producer is the node that saves it (no reference back: no cycle)
             self.tensor = None
             self.data, self.storage, self.dtype = t._data, t._storage, t.dtype
             self.output_nr = t._output_nr
-            self._producer = weakref.ref(node) if node is not None else None
         else:
             self.tensor = t
-            self._producer = None
-
-    @property
-    def producer(self) -> Node | None:
-        """The node whose output this is (None for a saved input)."""
-        return self._producer() if self._producer is not None else None
 
     def unpack(self, node: Node, as_tensor: bool) -> Any:
         """The saved value (array or Tensor); raises torch's error if it was modified."""
@@ -93,16 +86,16 @@ class SavedTensor:
             t = self.unpack_hook(self.packed)
             return t if as_tensor else t._data
         if self.vc[0] != self.version:
-            self._raise_modified()
+            self._raise_modified(node)
         if self.tensor is not None:
             return self.tensor if as_tensor else self.tensor._data
         if not as_tensor:
             return self.data
-        out = _make(self.data, self.dtype, self.producer, self.storage, self.vc)
+        out = _make(self.data, self.dtype, node, self.storage, self.vc)
         out._output_nr = self.output_nr
         return out
 
-    def _raise_modified(self) -> None:
+    def _raise_modified(self, node: Node) -> None:
         """torch's error for a saved tensor changed in place since it was saved."""
         if self.tensor is not None:
             t = self.tensor
@@ -110,7 +103,7 @@ class SavedTensor:
             producer = f"output {t._output_nr} of {_strip(fn.name())}" if fn is not None else None
             type_str = _type_str(t.dtype, t._data.shape)
         else:
-            producer = f"output {self.output_nr} of {_strip(self.producer.name())}"
+            producer = f"output {self.output_nr} of {_strip(node.name())}"
             type_str = _type_str(self.dtype, self.data.shape)
         raise RuntimeError(msg.version_mismatch(type_str, producer, self.vc[0], self.version,
                                                 ANOMALY.enabled))

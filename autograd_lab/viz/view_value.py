@@ -43,8 +43,8 @@ class ValueView(GraphBuilder):
                 inner = getattr(st, "tensor", None)
                 if inner is not None and inner.grad_fn is not None:
                     known.setdefault((id(inner.grad_fn), inner._output_nr), inner)
-                elif inner is None and getattr(st, "producer", None) is not None:
-                    known.setdefault((id(st.producer), st.output_nr), st.data)
+                elif inner is None:  # fn's own output, saved as its buffer
+                    known.setdefault((id(fn), st.output_nr), st.data)
         return known
 
     def record(self, key: tuple, name: str, value: Any, grad: Any, color: str,
