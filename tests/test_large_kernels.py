@@ -73,3 +73,33 @@ def test_linear_weight_grad_is_kept_without_a_copy_and_contiguous() -> None:
     F.cross_entropy(lin(al.randn(8, 20)), al.tensor([0, 1, 2, 3, 4, 0, 1, 2])).backward()
     assert lin.weight.grad.stride() == (20, 1)
     assert lin.weight.grad.is_contiguous()
+
+
+def test_cross_entropy_backward_twice_with_retain_graph() -> None:
+    # the fused backward writes over nll_loss's gradient buffer: a second run must not see it
+    rng = np.random.default_rng(1)
+    z = al.tensor((rng.standard_normal((512, 1000)) * 3).astype(np.float32), requires_grad=True)
+    loss = F.cross_entropy(z, al.tensor(rng.integers(0, 1000, 512)))
+    loss.backward(retain_graph=True)
+    first = z.grad.numpy().copy()
+    loss.backward()
+    assert np.array_equal(z.grad.numpy(), first + first)
+
+
+@pytest.mark.parametrize("n", [1000, 40000])
+def test_sgd_update_follows_the_precision_policy(n: int) -> None:
+    # below _precision.EXACT_BELOW elements: p + (-lr) * g rounded once (torch's fused
+    # multiply-add); from it up: numpy's float32 product, then sum (two roundings)
+    from autograd_lab._precision import exact
+    from autograd_lab.random.fma import fma32
+
+    rng = np.random.default_rng(2)
+    x0 = rng.standard_normal(n).astype(np.float32)
+    g0 = rng.standard_normal(n).astype(np.float32)
+    p = al.tensor(x0, requires_grad=True)
+    p.grad = al.tensor(g0)
+    al.optim.SGD([p], lr=0.1).step()
+    lr = np.float32(-0.1)
+    want = fma32(lr, g0, x0) if exact(n) else x0 + lr * g0
+    assert np.array_equal(p.detach().numpy(), want)
+    assert exact(1000) and not exact(40000)
