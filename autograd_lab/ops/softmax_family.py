@@ -126,19 +126,20 @@ def _log_softmax_rows(x: np.ndarray) -> np.ndarray:
     res = np.empty(shape, x.dtype)
     y = res.reshape(n, k)
     step = _block_rows(x)
-    buf = np.empty((min(step, n), k), x.dtype)
+    rows = min(step, n)
+    shifted, ex = np.empty((rows, k), x.dtype), np.empty((rows, k), x.dtype)  # in the cache
     s = np.empty((n, 1), x.dtype)
     ones = np.ones(k, x.dtype)
     sub, exp, log, mv, amax = np.subtract, np.exp, np.log, np.matmul, np.maximum.reduce
     for i in range(0, n, step):
         j = i + step
         yb, sb, xb = y[i:j], s[i:j], x[i:j]
-        e = buf[:yb.shape[0]]
-        sub(xb, amax(xb, axis=1, keepdims=True), out=yb)
-        exp(yb, out=e)
+        t, e = shifted[:yb.shape[0]], ex[:yb.shape[0]]
+        sub(xb, amax(xb, axis=1, keepdims=True), out=t)
+        exp(t, out=e)
         mv(e, ones, out=sb[:, 0])  # BLAS row sums (as ``_rowsum``)
         log(sb, out=sb)
-        sub(yb, sb, out=yb)
+        sub(t, sb, out=yb)  # y is written once
     return res
 
 
