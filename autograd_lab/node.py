@@ -315,8 +315,8 @@ def dense(a: np.ndarray) -> bool:
 def _obeys_layout(g: np.ndarray, var: np.ndarray) -> bool:
     """torch's gradient layout contract: ``g`` may become ``var.grad`` as it is only when
     its strides match ``var``'s (a dense ``var``) or it is contiguous."""
-    if g.size == 0:  # numpy's strides of an empty array say nothing: a view was expanded
-        return g.base is None
+    if g.size == 0:  # numpy zeroes an empty array's strides: torch's are contiguous, or zero
+        return g.flags.writeable  # for one expanded from a sum (numpy's read-only broadcast)
     if not dense(var):
         return bool(g.flags.c_contiguous)
     for size, gs, vs in zip(g.shape, g.strides, var.strides):

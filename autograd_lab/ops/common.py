@@ -245,7 +245,10 @@ def expand(g: Any, shape: tuple) -> Any:
 
 
 def reshape(g: Any, shape: tuple) -> Any:
-    """``g`` with ``shape``."""
+    """``g`` with ``shape``. An empty one viewed with another shape gets contiguous strides
+    in torch, however it was laid out (an expanded one included)."""
+    if g.size == 0 and not isinstance(g, Tensor) and g.shape != shape:
+        return np.empty(shape, g.dtype)
     return g.reshape(shape)
 
 
@@ -317,8 +320,14 @@ def unsqueeze(x: Any, dim: int) -> Any:
 
 
 def zeros_like_data(x: Any) -> Any:
-    """Zeros of ``x``'s shape and dtype (a constant: no graph)."""
-    return np.zeros(x.shape, dtype=x.dtype) if not isinstance(x, Tensor) else x.new_zeros(x.shape)
+    """Zeros of ``x``'s shape and dtype (a constant: no graph): torch's ``zeros_like(grad)``,
+    which keeps the layout of an empty gradient -- one expanded from a sum (read-only here)
+    stays expanded."""
+    if isinstance(x, Tensor):
+        return x.new_zeros(x.shape)
+    if x.size == 0 and not x.flags.writeable:
+        return x
+    return np.zeros(x.shape, dtype=x.dtype)
 
 
 def sum_keep(x: Any, axes: tuple) -> Any:

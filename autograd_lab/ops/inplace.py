@@ -16,7 +16,7 @@ import numpy as np
 from .. import _messages as msg
 from .._dtype import check_fill, from_numpy_dtype
 from ..node import SavedTensor, _strip, dense, edge, new_node
-from .common import STATE, Node, Tensor, sum_to
+from .common import STATE, Node, Tensor, sum_to, zeros_like_data
 from .indexing import _is_advanced, getitem, masked_fill, sequence_key
 from .record import make, needs_grad, node_for, record
 from .views import _np_key, clone, expand, view
@@ -403,7 +403,7 @@ class ZeroBackward0(Node):
     """x.zero_();  dx = 0"""
 
     def backward(self, g: Any) -> Any:
-        return g * 0
+        return g * 0 if isinstance(g, Tensor) else zeros_like_data(g)
 
 
 class FillBackward2(ZeroBackward0):
@@ -417,7 +417,7 @@ class FillBackward3(Node):
         gv = None
         if self.next_functions[1][0] is not None:
             gv = g.sum() if isinstance(g, Tensor) else np.asarray(g.sum())
-        return g * 0, gv
+        return g * 0 if isinstance(g, Tensor) else zeros_like_data(g), gv
 
 
 def _constant_fill(t: Tensor, value: Any, cls: type[Node]) -> Tensor:
