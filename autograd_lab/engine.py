@@ -353,8 +353,9 @@ def _wrong_count(node: Node, out: tuple) -> RuntimeError:
 def _set_versions(run: _Run, out: tuple, versions: tuple[int, ...]) -> tuple:
     """Give a node's fresh gradients the versions torch's formula leaves them at."""
     for g, v in zip(out, versions):
-        if type(g) is np.ndarray and g.base is None:
-            run.vers[id(g)] = (weakref.ref(g), v)
+        if type(g) is np.ndarray:  # a view: its base holds the version (torch's views share it)
+            a = g if g.base is None else g.base
+            run.vers[id(a)] = (weakref.ref(a), v)
         elif isinstance(g, Tensor) and g._base is None:
             g._vc[0] = v
     return out

@@ -168,6 +168,8 @@ class CopySlices(Node):
     op's own node (``fn``); the rest of the base's gradient passes unchanged.
     """
 
+    grad_versions = (2,)  # the base's gradient: an empty tensor copied into, then its region
+
     def name(self) -> str:
         return "torch::autograd::CopySlices"
 
@@ -181,11 +183,23 @@ class CopySlices(Node):
             if grads[0] is not None:
                 gb = gb + _put_region(grads[0], self.view_fn, g._data.shape)
             return (gb, *grads[1:])
-        gb = np.array(g, copy=True)
+        gb = _empty_strided(g.shape, self.base_strides, g.dtype)  # torch: new_empty_strided
+        gb[...] = g  # as the base, then copy_ (version 1) ...
         region = self.view_fn(gb)
-        grads = fn.apply([np.array(region, copy=True)]) if fn is not None else (None,)
-        region[...] = 0 if grads[0] is None else grads[0]
+        grads = fn.apply([np.array(region, order="C", copy=True)]) if fn is not None else (None,)
+        region[...] = 0 if grads[0] is None else grads[0]  # ... and a copy_ into the region: 2
         return (gb, *grads[1:])
+
+
+def _empty_strided(shape: tuple, strides: tuple, dt: Any) -> np.ndarray:
+    """An uninitialized array whose dims lie in memory in the order of ``strides`` (the
+    outermost first), as torch's ``new_empty_strided`` with a dense layout."""
+    n = len(shape)
+    order = sorted(range(n), key=lambda d: -abs(strides[d]))
+    if order == list(range(n)):
+        return np.empty(shape, dt)
+    a = np.empty([shape[d] for d in order], dt)
+    return a.transpose(np.argsort(order))
 
 
 class AsStridedBackward0(Node):
@@ -243,7 +257,7 @@ def _rebase_view(t: Tensor, base: Tensor, fn: Node | None, view_fn: Callable) ->
     node wrapping ``fn``, and ``t`` becomes a view of that new base."""
     rest = fn.next_functions[1:] if fn is not None else ()
     cs = new_node(CopySlices, (edge(base), *rest))
-    cs.fn, cs.view_fn = fn, view_fn
+    cs.fn, cs.view_fn, cs.base_strides = fn, view_fn, base._data.strides
     if fn is not None:
         fn.__dict__["_inside_copyslices"] = True
     base.grad_fn, base._rg, base._output_nr = cs, True, 0

@@ -14,7 +14,7 @@ import numpy as np
 from . import common as c
 from .common import Node, Tensor, norm_dim
 from .record import make, node_for, view_output
-from .views import _shape_arg, clone, expand, flatten, reshape, unsqueeze, view
+from .views import _shape_arg, clone_contiguous, expand, flatten, reshape, unsqueeze, view
 
 
 class CatBackward0(Node):
@@ -287,4 +287,4 @@ def repeat_interleave(x: Tensor, repeats: Any, dim: int | None = None, *,
     shape = tuple(x.shape)
     y = unsqueeze(x, d + 1)
     y = expand(y, shape[:d + 1] + (repeats,) + shape[d + 1:])
-    return view(clone(y), shape[:d] + (shape[d] * repeats,) + shape[d + 1:])
+    return view(clone_contiguous(y), shape[:d] + (shape[d] * repeats,) + shape[d + 1:])

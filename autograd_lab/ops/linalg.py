@@ -9,10 +9,10 @@ import numpy as np
 
 from .. import _messages as msg
 from .._messages import cpp_name, scalar_name
+from ..tensor import torch_strides
 from . import common as c
 from .arithmetic import mul
 from .common import Node, Tensor
-from ..tensor import torch_strides
 from .record import make, node_for, record
 from .reductions import _sum_dtype
 from .views import (

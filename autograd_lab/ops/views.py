@@ -156,7 +156,7 @@ def reshape(x: Tensor, *shape: Any) -> Tensor:
         return record_view(x, ReshapeAliasBackward0, data, lambda a: a.reshape(shape),
                            self_sym_sizes=x._data.shape)
     # torch: a reshape that cannot be a view copies (CloneBackward0), then views the copy
-    return unsafe_view(clone(x), shape)
+    return unsafe_view(clone_contiguous(x), shape)
 
 
 def unsafe_view(x: Tensor, shape: tuple) -> Tensor:
@@ -414,13 +414,20 @@ class CloneBackward0(Node):
 
 
 def clone(x: Tensor, *, memory_format: Any = None) -> Tensor:
-    """A copy of x with memory of its own (in the graph: its gradient passes through)."""
+    """A copy of x with memory of its own (in the graph: its gradient passes through), laid
+    out as torch's preserve_format does: x's own strides when x is dense, else dense ones in
+    x's order of dims (numpy's order "K" is the same rule)."""
+    return record(CloneBackward0, np.array(x._data, order="K", copy=True), x.dtype, x)[0]
+
+
+def clone_contiguous(x: Tensor) -> Tensor:
+    """``x.clone(memory_format=torch.contiguous_format)``: a row-major copy."""
     return record(CloneBackward0, np.array(x._data, order="C", copy=True), x.dtype, x)[0]
 
 
 def contiguous(x: Tensor, memory_format: Any = None) -> Tensor:
     """x itself if its memory is C-contiguous, else a contiguous copy."""
-    return x if x._data.flags.c_contiguous else clone(x)
+    return x if x._data.flags.c_contiguous else clone_contiguous(x)
 
 
 class ToCopyBackward0(Node):
