@@ -202,7 +202,10 @@ class ThresholdBackwardBackward0(BackwardOp):
 
     @staticmethod
     def compute(g: Any, x: Any, threshold: float) -> Any:
-        return g * ~(x <= threshold)  # a product: several times faster than np.where
+        keep = ~(x <= threshold)  # a product: several times faster than np.where
+        if not x.flags.c_contiguous and x.flags.f_contiguous:  # torch's result is laid out
+            return np.multiply(g, keep, order="F")  # as self (its first input), numpy's in C
+        return g * keep
 
     def derivatives(self, gg: Any, g: Any, x: Any, threshold: float) -> tuple:
         return threshold_backward(gg, x, threshold), _zeros(gg)

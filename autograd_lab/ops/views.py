@@ -61,7 +61,11 @@ class ViewBackward0(Node):
     saved_names = ("self_sym_sizes",)
 
     def backward(self, g: Any) -> Any:
-        return c.reshape(g, self._saved["self_sym_sizes"])
+        shape = self._saved["self_sym_sizes"]
+        if g.size == 0 and not isinstance(g, Tensor) and g.shape != shape:
+            return np.empty(shape, g.dtype)  # torch views an empty tensor with contiguous
+            # strides whatever its own (an expanded one's included)
+        return c.reshape(g, shape)
 
 
 class UnsafeViewBackward0(ViewBackward0):
@@ -416,8 +420,43 @@ class CloneBackward0(Node):
 def clone(x: Tensor, *, memory_format: Any = None) -> Tensor:
     """A copy of x with memory of its own (in the graph: its gradient passes through), laid
     out as torch's preserve_format does: x's own strides when x is dense, else dense ones in
-    x's order of dims (numpy's order "K" is the same rule)."""
-    return record(CloneBackward0, np.array(x._data, order="K", copy=True), x.dtype, x)[0]
+    x's order of dims (numpy's order "K" is the same rule but for zero strides)."""
+    a = x._data
+    if a.size and 0 in a.strides:
+        out = _empty_dense_like(a)
+        out[...] = a
+    else:
+        out = np.array(a, order="K", copy=True)
+    return record(CloneBackward0, out, x.dtype, x)[0]
+
+
+def _empty_dense_like(a: np.ndarray) -> np.ndarray:
+    """torch's ``empty_like`` of a non-dense ``a`` (``infer_dense_strides``): its dims sorted
+    by stride, innermost last, by a stable insertion sort in which a zero stride compares
+    with nothing (an expanded dim keeps its row-major place)."""
+    n, st, sz = a.ndim, a.strides, a.shape
+    perm = list(range(n - 1, -1, -1))  # innermost first
+
+    def swap(d0: int, d1: int) -> int:
+        s0, s1 = st[d0], st[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return 1 if s0 > s1 else -1
+        return 1 if sz[d0] > sz[d1] else 0
+
+    for i in range(1, n):
+        d1 = i
+        for j in range(1, i + 1):
+            d0 = i - j
+            cmp = swap(perm[d0], perm[d1])
+            if cmp > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif cmp < 0:
+                break
+    outer = perm[::-1]
+    return np.empty([sz[d] for d in outer], a.dtype).transpose(np.argsort(outer))
 
 
 def clone_contiguous(x: Tensor) -> Tensor:
