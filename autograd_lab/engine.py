@@ -318,7 +318,7 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
         if len(out) != len(node.next_functions):
             raise _wrong_count(node, out)
         if node.grad_versions is not None:
-            _set_versions(run, out, node.grad_versions)
+            out = _set_versions(run, out, node.grad_versions)
     if node._post_hooks:
         out = _node_post_hooks(node, out, grads)
     if ANOMALY.enabled and ANOMALY.check_nan:
@@ -351,7 +351,10 @@ def _wrong_count(node: Node, out: tuple) -> RuntimeError:
 
 
 def _set_versions(run: _Run, out: tuple, versions: tuple[int, ...]) -> tuple:
-    """Give a node's fresh gradients the versions torch's formula leaves them at."""
+    """Give a node's fresh gradients the versions torch's formula leaves them at (a numpy
+    scalar becomes a 0-d array, which can carry one)."""
+    if any(isinstance(g, np.generic) for g in out):
+        out = tuple(np.asarray(g) if isinstance(g, np.generic) else g for g in out)
     for g, v in zip(out, versions):
         if type(g) is np.ndarray:  # a view: its base holds the version (torch's views share it)
             a = g if g.base is None else g.base

@@ -37,11 +37,26 @@ class MaximumBackward0(BinaryNode):
         # torch masks out the losing side only, so a nan (no side loses) passes g to both
         xlose, ylose = ((x < y), (x > y)) if self._sign > 0 else ((x > y), (x < y))
         if isinstance(g, Tensor):  # create_graph: torch's where(x == y, g / 2, g).masked_fill_
-            return tuple(self.reduce(i, choose(x == y, div_scalar(g, 2), g).masked_fill(m, 0))
-                         if self.needs(i) else None for i, m in enumerate((xlose, ylose)))
+            out, vers = [], []
+            for i, m in enumerate((xlose, ylose)):
+                t = choose(x == y, div_scalar(g, 2), g).masked_fill(m, 0) if self.needs(i) \
+                    else None
+                out.append(None if t is None else self.reduce(i, t))
+                vers.append(1 if out[-1] is t else 0)
+            self.grad_versions = tuple(vers)
+            return tuple(out)
         tie = (x == y) * 0.5
-        gx = self.reduce(0, g * ((1 - xlose * 1.0) - tie)) if self.needs(0) else None
-        gy = self.reduce(1, g * ((1 - ylose * 1.0) - tie)) if self.needs(1) else None
+        gx = gy = None
+        vx = vy = 1  # torch's where(...).masked_fill_(...): version 1, unless the engine then
+        if self.needs(0):  # sums it down to a broadcast input's shape or casts it (a new one)
+            t = g * ((1 - xlose * 1.0) - tie)
+            gx = self.reduce(0, t)
+            vx = 1 if gx is t else 0
+        if self.needs(1):
+            t = g * ((1 - ylose * 1.0) - tie)
+            gy = self.reduce(1, t)
+            vy = 1 if gy is t else 0
+        self.grad_versions = (vx, vy)
         return gx, gy
 
 
