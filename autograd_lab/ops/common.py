@@ -253,7 +253,11 @@ def cast(g: Any, dt: dtype) -> Any:
     """Give a gradient its input's dtype (mixed-dtype ops)."""
     if isinstance(g, Tensor):
         return g if g.dtype is dt else g.to(dt)
-    return g if g.dtype == dt.np else np.asarray(g, dtype=dt.np)
+    if g.dtype == dt.np:
+        return g
+    if g.size == 0 and not g.flags.writeable:  # torch's .to keeps an expanded empty one's
+        return np.broadcast_to(np.zeros((), dt.np), g.shape)  # zero strides (read-only here)
+    return np.asarray(g, dtype=dt.np)
 
 
 def exp(x: Any) -> Any:

@@ -507,7 +507,9 @@ class FlipBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         dims = self._saved["dims"]
-        return g.flip(dims) if isinstance(g, Tensor) else np.flip(g, dims).copy() if g.ndim else g
+        if isinstance(g, Tensor):
+            return g.flip(dims)
+        return np.flip(g, dims).copy() if g.size else g  # an empty one keeps its layout
 
 
 def flip(x: Tensor, dims: Any) -> Tensor:
