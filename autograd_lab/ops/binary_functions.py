@@ -42,22 +42,22 @@ class MaximumBackward0(BinaryNode):
                 t = choose(x == y, div_scalar(g, 2), g).masked_fill(m, 0) if self.needs(i) \
                     else None
                 out.append(None if t is None else self.reduce(i, t))
-                vers.append(1 if out[-1] is t else 0)
-            self.grad_versions = tuple(vers)
+            self.grad_versions = (self._version(0, g), self._version(1, g))
             return tuple(out)
         tie = (x == y) * 0.5
-        gx = gy = None
-        vx = vy = 1  # torch's where(...).masked_fill_(...): version 1, unless the engine then
-        if self.needs(0):  # sums it down to a broadcast input's shape or casts it (a new one)
-            t = g * ((1 - xlose * 1.0) - tie)
-            gx = self.reduce(0, t)
-            vx = 1 if gx is t else 0
-        if self.needs(1):
-            t = g * ((1 - ylose * 1.0) - tie)
-            gy = self.reduce(1, t)
-            vy = 1 if gy is t else 0
-        self.grad_versions = (vx, vy)
+        gx = self.reduce(0, g * ((1 - xlose * 1.0) - tie)) if self.needs(0) else None
+        gy = self.reduce(1, g * ((1 - ylose * 1.0) - tie)) if self.needs(1) else None
+        self.grad_versions = (self._version(0, g), self._version(1, g))
         return gx, gy
+
+    def _version(self, i: int, g: Any) -> int:
+        """torch's where(...).masked_fill_(...) leaves input ``i``'s gradient at version 1,
+        unless the engine then sums it down to a broadcast input's shape or casts it to the
+        input's dtype (a new tensor, version 0)."""
+        if self.shapes is not None and self.shapes[i] != tuple(g.shape):
+            return 0
+        gdt = g.dtype.np if isinstance(g, Tensor) else g.dtype
+        return 0 if self.casts is not None and self.casts[i].np != gdt else 1
 
 
 class MinimumBackward0(MaximumBackward0):
