@@ -37,13 +37,9 @@ class MaximumBackward0(BinaryNode):
         # torch masks out the losing side only, so a nan (no side loses) passes g to both
         xlose, ylose = ((x < y), (x > y)) if self._sign > 0 else ((x > y), (x < y))
         if isinstance(g, Tensor):  # create_graph: torch's where(x == y, g / 2, g).masked_fill_
-            out, vers = [], []
-            for i, m in enumerate((xlose, ylose)):
-                t = choose(x == y, div_scalar(g, 2), g).masked_fill(m, 0) if self.needs(i) \
-                    else None
-                out.append(None if t is None else self.reduce(i, t))
             self.grad_versions = (self._version(0, g), self._version(1, g))
-            return tuple(out)
+            return tuple(self.reduce(i, choose(x == y, div_scalar(g, 2), g).masked_fill(m, 0))
+                         if self.needs(i) else None for i, m in enumerate((xlose, ylose)))
         tie = (x == y) * 0.5
         gx = self.reduce(0, g * ((1 - xlose * 1.0) - tie)) if self.needs(0) else None
         gy = self.reduce(1, g * ((1 - ylose * 1.0) - tie)) if self.needs(1) else None
