@@ -226,6 +226,8 @@ class _Run:
                 or type(old) is np.ndarray and old.base is None and dense(old)):
             if type(new) is not np.ndarray:  # numpy's 0-d sums are scalars
                 new = np.asarray(new)
+            elif not new.size:  # an empty one, added to in place, keeps its torch strides
+                new = old
             self.vers[id(new)] = (weakref.ref(new), self.version(old) + 1)
         buf[nr] = new
 

@@ -33,7 +33,7 @@ from ._torch_names import as_torch_node_class
 from .anomaly_mode import ANOMALY, record_forward_trace
 from .grad_mode import STATE
 from .hooks import RemovableHandle
-from .tensor import Tensor, _make, _wrap_grad
+from .tensor import Tensor, _make, _wrap_grad, torch_strides
 
 _seq = itertools.count()
 FREED = type("Freed", (), {"__repr__": lambda self: "<freed>"})()  # a released saved value
@@ -315,8 +315,9 @@ def dense(a: np.ndarray) -> bool:
 def _obeys_layout(g: np.ndarray, var: np.ndarray) -> bool:
     """torch's gradient layout contract: ``g`` may become ``var.grad`` as it is only when
     its strides match ``var``'s (a dense ``var``) or it is contiguous."""
-    if g.size == 0:  # numpy zeroes an empty array's strides: torch's are contiguous, or zero
-        return g.flags.writeable  # for one expanded from a sum (numpy's read-only broadcast)
+    if g.size == 0:  # numpy zeroes an empty array's strides: compare torch's
+        gst, vst = torch_strides(g), torch_strides(var)
+        return all((gs != 0) if n == 1 else gs == vs for n, gs, vs in zip(g.shape, gst, vst))
     if not dense(var):
         return bool(g.flags.c_contiguous)
     for size, gs, vs in zip(g.shape, g.strides, var.strides):

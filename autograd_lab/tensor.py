@@ -412,8 +412,9 @@ class Tensor:
 def torch_strides(a: np.ndarray) -> tuple:
     """torch's strides of an array, in elements. numpy zeroes the strides of an empty array;
     torch gives a fresh one contiguous strides (each size counted as at least 1) and an
-    expanded one (numpy's read-only broadcast) zeros."""
-    if a.size or not a.flags.writeable:
+    expanded one (numpy's read-only broadcast) zeros. An empty array made with explicit
+    strides (``as_strided``) carries torch's."""
+    if a.size or not a.flags.writeable or any(a.strides):
         return tuple(s // a.itemsize for s in a.strides)
     st, acc = [], 1
     for n in reversed(a.shape):

@@ -256,7 +256,7 @@ def cast(g: Any, dt: dtype) -> Any:
     if g.dtype == dt.np:
         return g
     if g.size == 0 and not g.flags.writeable:  # torch's .to keeps an expanded empty one's
-        return np.broadcast_to(np.zeros((), dt.np), g.shape)  # zero strides (read-only here)
+        return expanded_empty(g.shape, dt.np)  # zero strides
     return np.asarray(g, dtype=dt.np)
 
 
@@ -327,8 +327,17 @@ def zeros_like_data(x: Any) -> Any:
     if isinstance(x, Tensor):
         return x.new_zeros(x.shape)
     if x.size == 0 and not x.flags.writeable:
-        return x
+        return expanded_empty(x.shape, x.dtype)
     return np.zeros(x.shape, dtype=x.dtype)
+
+
+def expanded_empty(shape: tuple, dt: Any) -> np.ndarray:
+    """A new empty array standing for a torch tensor with zero strides (``empty_like`` of an
+    expanded empty gradient): numpy gives an empty array zero strides, read-only marks them
+    as torch's (``tensor.torch_strides``)."""
+    out = np.zeros(shape, dt)
+    out.flags.writeable = False
+    return out
 
 
 def sum_keep(x: Any, axes: tuple) -> Any:

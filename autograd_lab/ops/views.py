@@ -14,6 +14,7 @@ import numpy as np
 from .._dtype import dtype as DType
 from .._messages import warn_once
 from . import common as c
+from ..tensor import torch_strides
 from .common import Node, Tensor, norm_dim, norm_dims
 from .record import make, node_for, record, record_view, view_output
 
@@ -326,7 +327,25 @@ class SqueezeBackward0(Node):
     saved_names = ("self_sym_sizes",)
 
     def backward(self, g: Any) -> Any:
-        return c.reshape(g, self._saved["self_sym_sizes"])
+        shape = self._saved["self_sym_sizes"]
+        if g.size == 0 and not isinstance(g, Tensor):
+            return _unsqueeze_empty(g, shape)
+        return c.reshape(g, shape)
+
+
+def _unsqueeze_empty(g: np.ndarray, shape: tuple) -> np.ndarray:
+    """An empty gradient given back its size-1 dims with torch's strides (numpy has none for
+    an empty array): unsqueeze at ``d`` takes stride ``size[d] * stride[d]`` -- 0 in front of
+    a size-0 dim, which breaks the gradient layout contract."""
+    ins = [d for d, n in enumerate(shape) if n == 1]
+    if len(ins) != len(shape) - g.ndim:
+        return g.reshape(shape)
+    sizes, strides = list(g.shape), list(torch_strides(g))
+    for d in ins:
+        strides.insert(d, 1 if d >= len(sizes) else sizes[d] * strides[d])
+        sizes.insert(d, 1)
+    st = tuple(s * g.itemsize for s in strides)
+    return np.lib.stride_tricks.as_strided(g, shape, st, writeable=any(st) and g.flags.writeable)
 
 
 class SqueezeBackward1(SqueezeBackward0):
