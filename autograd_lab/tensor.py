@@ -412,10 +412,12 @@ class Tensor:
 def torch_strides(a: np.ndarray) -> tuple:
     """torch's strides of an array, in elements. numpy zeroes the strides of an empty array;
     torch gives a fresh one contiguous strides (each size counted as at least 1) and an
-    expanded one (numpy's read-only broadcast) zeros. An empty array made with explicit
-    strides (``as_strided``) carries torch's."""
-    if a.size or not a.flags.writeable or any(a.strides):
+    expanded one (read-only here, as numpy's broadcast) zeros. A writeable empty array made
+    with explicit strides (``as_strided``) carries torch's."""
+    if a.size or (a.flags.writeable and any(a.strides)):
         return tuple(s // a.itemsize for s in a.strides)
+    if not a.flags.writeable:
+        return (0,) * a.ndim
     st, acc = [], 1
     for n in reversed(a.shape):
         st.append(acc)

@@ -13,8 +13,8 @@ import numpy as np
 
 from .._dtype import dtype as DType
 from .._messages import warn_once
-from . import common as c
 from ..tensor import torch_strides
+from . import common as c
 from .common import Node, Tensor, norm_dim, norm_dims
 from .record import make, node_for, record, record_view, view_output
 
