@@ -217,3 +217,21 @@ case("copyslices_empty_version", """
     x.sum().backward()
     result = (a.grad._version, a.grad.stride())
 """)
+
+# ---- empty gradients through unsqueeze / squeeze / casts and the input buffer ---------------
+
+case("empty_grad_squeeze_unsqueeze_versions", """
+    a = torch.zeros((1, 0), dtype=torch.float64).requires_grad_()
+    a.squeeze().mean(-1).backward()
+    b = torch.zeros((0,)).requires_grad_()
+    b.unsqueeze(0).sum().backward()
+    c = torch.zeros((1, 0)).requires_grad_()
+    c[None, 0:2].sum().backward()
+    c.sum().backward()
+    result = (a.grad._version, a.grad.stride(), b.grad._version, c.grad._version)
+""")
+case("empty_grad_cast_summed_in_place", """
+    a = torch.zeros((1, 0)).requires_grad_()
+    (a - a).double().sum().backward()
+    result = (a.grad._version, a.grad.stride())
+""")
