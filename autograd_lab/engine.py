@@ -352,12 +352,14 @@ def _wrong_count(node: Node, out: tuple) -> RuntimeError:
     )
 
 
-def _set_versions(run: _Run, out: tuple, versions: tuple[int, ...]) -> tuple:
+def _set_versions(run: _Run, out: tuple, versions: tuple[int | None, ...]) -> tuple:
     """Give a node's fresh gradients the versions torch's formula leaves them at (a numpy
     scalar becomes a 0-d array, which can carry one)."""
     if any(isinstance(g, np.generic) for g in out):
         out = tuple(np.asarray(g) if isinstance(g, np.generic) else g for g in out)
     for g, v in zip(out, versions):
+        if v is None:  # the formula's own version is not known here: leave it
+            continue
         if type(g) is np.ndarray:  # a view: its base holds the version (torch's views share it)
             a = g if g.base is None else g.base
             run.vers[id(a)] = (weakref.ref(a), v)

@@ -143,7 +143,7 @@ class Node:
     saved_names: tuple[str, ...] = ()  # what ``_saved_<name>`` may read
     wrapped_saved: tuple[str, ...] = ()  # of those, slots that may hold a Python number
     freed_saved: tuple[str, ...] = ()  # slots of arrays (index keys) torch saves as tensors
-    grad_versions: tuple[int, ...] | None = None  # per edge: the version of the gradient
+    grad_versions: tuple[int | None, ...] | None = None  # per edge: the version of the gradient
     # torch's formula returns, when it ends with in-place steps (``zeros(...).scatter_(...)``)
     _freed = False
     _pre_hooks: list | None = None

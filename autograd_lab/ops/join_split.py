@@ -22,12 +22,20 @@ class CatBackward0(Node):
 
     saved_names = ("dim",)
 
+    legacy: tuple[bool, ...] | None = None  # per input: a legacy empty (0,) tensor
+
     def backward(self, g: Any) -> tuple:
         d = self._saved["dim"]
         out, start = [], 0
         for n in self.sizes:
             out.append(g[(slice(None),) * d + (slice(start, start + n),)])
             start += n
+        if self.legacy is not None:  # torch's formula gives those at::zeros({0}): version 1
+            for i, old in enumerate(self.legacy):
+                if old:
+                    out[i] = np.zeros((0,), g.dtype) if not isinstance(g, Tensor) else \
+                        g.new_zeros((0,))
+            self.grad_versions = tuple(1 if old else None for old in self.legacy)
         return tuple(out)
 
 
@@ -79,6 +87,8 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     if node is not None:
         node._saved["dim"] = d
         node.sizes = [t_._data.shape[d] if t_._data.ndim else 0 for t_ in ts]
+        if any(t_._data.shape == (0,) for t_ in ts):
+            node.legacy = tuple(t_._data.shape == (0,) for t_ in ts)
     return make(data, dt, node)
 
 
