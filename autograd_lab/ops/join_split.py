@@ -99,7 +99,8 @@ class StackBackward0(Node):
 
     def backward(self, g: Any) -> tuple:
         d = self._saved["dim"]
-        return tuple(g[(slice(None),) * d + (i,)] for i in range(self.n))
+        # torch's unbind: views of g (with ``...`` numpy gives a 0-d view, not a scalar)
+        return tuple(g[(slice(None),) * d + (i, Ellipsis)] for i in range(self.n))
 
 
 def stack(tensors: Any, dim: int = 0) -> Tensor:

@@ -528,7 +528,7 @@ class FlipBackward0(Node):
         dims = self._saved["dims"]
         if isinstance(g, Tensor):
             return g.flip(dims)
-        return np.flip(g, dims).copy() if g.size else g  # an empty one keeps its layout
+        return np.flip(g, dims).copy() if g.ndim and g.size else g  # (an empty one: as it is)
 
 
 def flip(x: Tensor, dims: Any) -> Tensor:

@@ -251,3 +251,11 @@ case("max_dim_of_0d_version", """
     b.max(0)[0].backward()
     result = (g, g._version, b.grad._version)
 """)
+case("stack_of_0d_grads_are_views", """
+    a = torch.tensor(1.08, requires_grad=True)
+    torch.stack([a, a], 0).sum().backward()
+    b = torch.tensor([1.0, 2.0], requires_grad=True)
+    c = torch.tensor([3.0, 4.0], requires_grad=True)
+    torch.stack([b, c, b], 1).sum().backward()
+    result = (a.grad, a.grad._version, b.grad._version, c.grad._version)
+""")
