@@ -18,6 +18,7 @@ from .._dtype import check_fill, from_numpy_dtype
 from ..node import SavedTensor, _strip, dense, edge, new_node
 from .common import STATE, Node, Tensor, sum_to, zeros_like_data
 from .indexing import _is_advanced, getitem, masked_fill, sequence_key
+from .layout import empty_strided
 from .record import make, needs_grad, node_for, record
 from .views import _np_key, clone, expand, view
 
@@ -183,23 +184,12 @@ class CopySlices(Node):
             if grads[0] is not None:
                 gb = gb + _put_region(grads[0], self.view_fn, g._data.shape)
             return (gb, *grads[1:])
-        gb = _empty_strided(g.shape, self.base_strides, g.dtype)  # torch: new_empty_strided
+        gb = empty_strided(g.shape, self.base_strides, g.dtype)  # torch: new_empty_strided
         gb[...] = g  # as the base, then copy_ (version 1) ...
         region = self.view_fn(gb)
         grads = fn.apply([np.array(region, order="C", copy=True)]) if fn is not None else (None,)
         region[...] = 0 if grads[0] is None else grads[0]  # ... and a copy_ into the region: 2
         return (gb, *grads[1:])
-
-
-def _empty_strided(shape: tuple, strides: tuple, dt: Any) -> np.ndarray:
-    """An uninitialized array whose dims lie in memory in the order of ``strides`` (the
-    outermost first), as torch's ``new_empty_strided`` with a dense layout."""
-    n = len(shape)
-    order = sorted(range(n), key=lambda d: -abs(strides[d]))
-    if order == list(range(n)):
-        return np.empty(shape, dt)
-    a = np.empty([shape[d] for d in order], dt)
-    return a.transpose(np.argsort(order))
 
 
 class AsStridedBackward0(Node):

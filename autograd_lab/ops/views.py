@@ -13,9 +13,9 @@ import numpy as np
 
 from .._dtype import dtype as DType
 from .._messages import warn_once
-from ..tensor import torch_strides
 from . import common as c
 from .common import Node, Tensor, norm_dim, norm_dims
+from .layout import empty_dense_like, unsqueeze_empty
 from .record import make, node_for, record, record_view, view_output
 
 # ---- gradient scatter (differentiable, for create_graph) ------------------------------------
@@ -329,23 +329,8 @@ class SqueezeBackward0(Node):
     def backward(self, g: Any) -> Any:
         shape = self._saved["self_sym_sizes"]
         if g.size == 0 and not isinstance(g, Tensor):
-            return _unsqueeze_empty(g, shape)
+            return unsqueeze_empty(g, shape)
         return c.reshape(g, shape)
-
-
-def _unsqueeze_empty(g: np.ndarray, shape: tuple) -> np.ndarray:
-    """An empty gradient given back its size-1 dims with torch's strides (numpy has none for
-    an empty array): unsqueeze at ``d`` takes stride ``size[d] * stride[d]`` -- 0 in front of
-    a size-0 dim, which breaks the gradient layout contract."""
-    ins = [d for d, n in enumerate(shape) if n == 1]
-    if len(ins) != len(shape) - g.ndim:
-        return g.reshape(shape)
-    sizes, strides = list(g.shape), list(torch_strides(g))
-    for d in ins:
-        strides.insert(d, 1 if d >= len(sizes) else sizes[d] * strides[d])
-        sizes.insert(d, 1)
-    st = tuple(s * g.itemsize for s in strides)
-    return np.lib.stride_tricks.as_strided(g, shape, st, writeable=any(st) and g.flags.writeable)
 
 
 class SqueezeBackward1(SqueezeBackward0):
@@ -442,40 +427,11 @@ def clone(x: Tensor, *, memory_format: Any = None) -> Tensor:
     x's order of dims (numpy's order "K" is the same rule but for zero strides)."""
     a = x._data
     if a.size and 0 in a.strides:
-        out = _empty_dense_like(a)
+        out = empty_dense_like(a)
         out[...] = a
     else:
         out = np.array(a, order="K", copy=True)
     return record(CloneBackward0, out, x.dtype, x)[0]
-
-
-def _empty_dense_like(a: np.ndarray) -> np.ndarray:
-    """torch's ``empty_like`` of a non-dense ``a`` (``infer_dense_strides``): its dims sorted
-    by stride, innermost last, by a stable insertion sort in which a zero stride compares
-    with nothing (an expanded dim keeps its row-major place)."""
-    n, st, sz = a.ndim, a.strides, a.shape
-    perm = list(range(n - 1, -1, -1))  # innermost first
-
-    def swap(d0: int, d1: int) -> int:
-        s0, s1 = st[d0], st[d1]
-        if s0 == 0 or s1 == 0:
-            return 0
-        if s0 != s1:
-            return 1 if s0 > s1 else -1
-        return 1 if sz[d0] > sz[d1] else 0
-
-    for i in range(1, n):
-        d1 = i
-        for j in range(1, i + 1):
-            d0 = i - j
-            cmp = swap(perm[d0], perm[d1])
-            if cmp > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif cmp < 0:
-                break
-    outer = perm[::-1]
-    return np.empty([sz[d] for d in outer], a.dtype).transpose(np.argsort(outer))
 
 
 def clone_contiguous(x: Tensor) -> Tensor:
