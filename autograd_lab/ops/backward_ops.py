@@ -203,8 +203,8 @@ class ThresholdBackwardBackward0(BackwardOp):
     @staticmethod
     def compute(g: Any, x: Any, threshold: float) -> Any:
         keep = ~(x <= threshold)  # a product: several times faster than np.where
-        if not x.flags.c_contiguous and x.flags.f_contiguous:  # torch's result is laid out
-            return np.multiply(g, keep, order="F")  # as self (its first input), numpy's in C
+        if x.ndim > 1 and not x.flags.c_contiguous and x.flags.f_contiguous:  # torch lays
+            return np.multiply(g, keep, order="F")  # its result out as self, numpy in C
         return g * keep
 
     def derivatives(self, gg: Any, g: Any, x: Any, threshold: float) -> tuple:
