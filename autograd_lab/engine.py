@@ -226,6 +226,8 @@ class _Run:
                 or type(old) is np.ndarray and old.base is None and dense(old)):
             if type(new) is not np.ndarray:  # numpy's 0-d sums are scalars
                 new = np.asarray(new)
+            elif not new.size:  # an empty one, added to in place, keeps its torch strides
+                new = old
             self.vers[id(new)] = (weakref.ref(new), self.version(old) + 1)
         buf[nr] = new
 
@@ -318,7 +320,7 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
         if len(out) != len(node.next_functions):
             raise _wrong_count(node, out)
         if node.grad_versions is not None:
-            _set_versions(run, out, node.grad_versions)
+            out = _set_versions(run, out, node.grad_versions)
     if node._post_hooks:
         out = _node_post_hooks(node, out, grads)
     if ANOMALY.enabled and ANOMALY.check_nan:
@@ -350,11 +352,17 @@ def _wrong_count(node: Node, out: tuple) -> RuntimeError:
     )
 
 
-def _set_versions(run: _Run, out: tuple, versions: tuple[int, ...]) -> tuple:
-    """Give a node's fresh gradients the versions torch's formula leaves them at."""
+def _set_versions(run: _Run, out: tuple, versions: tuple[int | None, ...]) -> tuple:
+    """Give a node's fresh gradients the versions torch's formula leaves them at (a numpy
+    scalar becomes a 0-d array, which can carry one)."""
+    if any(isinstance(g, np.generic) for g in out):
+        out = tuple(np.asarray(g) if isinstance(g, np.generic) else g for g in out)
     for g, v in zip(out, versions):
-        if type(g) is np.ndarray and g.base is None:
-            run.vers[id(g)] = (weakref.ref(g), v)
+        if v is None:  # the formula's own version is not known here: leave it
+            continue
+        if type(g) is np.ndarray:  # a view: its base holds the version (torch's views share it)
+            a = g if g.base is None else g.base
+            run.vers[id(a)] = (weakref.ref(a), v)
         elif isinstance(g, Tensor) and g._base is None:
             g._vc[0] = v
     return out

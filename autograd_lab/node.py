@@ -33,7 +33,7 @@ from ._torch_names import as_torch_node_class
 from .anomaly_mode import ANOMALY, record_forward_trace
 from .grad_mode import STATE
 from .hooks import RemovableHandle
-from .tensor import Tensor, _make, _wrap_grad
+from .tensor import Tensor, _make, _wrap_grad, torch_strides
 
 _seq = itertools.count()
 FREED = type("Freed", (), {"__repr__": lambda self: "<freed>"})()  # a released saved value
@@ -136,7 +136,7 @@ class Node:
     saved_names: tuple[str, ...] = ()  # what ``_saved_<name>`` may read
     wrapped_saved: tuple[str, ...] = ()  # of those, slots that may hold a Python number
     freed_saved: tuple[str, ...] = ()  # slots of arrays (index keys) torch saves as tensors
-    grad_versions: tuple[int, ...] | None = None  # per edge: the version of the gradient
+    grad_versions: tuple[int | None, ...] | None = None  # per edge: the version of the gradient
     # torch's formula returns, when it ends with in-place steps (``zeros(...).scatter_(...)``)
     _freed = False
     _pre_hooks: list | None = None
@@ -308,8 +308,9 @@ def dense(a: np.ndarray) -> bool:
 def _obeys_layout(g: np.ndarray, var: np.ndarray) -> bool:
     """torch's gradient layout contract: ``g`` may become ``var.grad`` as it is only when
     its strides match ``var``'s (a dense ``var``) or it is contiguous."""
-    if g.size == 0:  # numpy's strides of an empty array say nothing: a view was expanded
-        return g.base is None
+    if g.size == 0:  # numpy zeroes an empty array's strides: compare torch's
+        gst, vst = torch_strides(g), torch_strides(var)
+        return all((gs != 0) if n == 1 else gs == vs for n, gs, vs in zip(g.shape, gst, vst))
     if not dense(var):
         return bool(g.flags.c_contiguous)
     for size, gs, vs in zip(g.shape, g.strides, var.strides):

@@ -259,7 +259,7 @@ class Tensor:
 
     def stride(self, dim: int | None = None) -> tuple | int:
         """Steps in elements between neighbours along each dim (or along ``dim``)."""
-        st = tuple(s // self.dtype.itemsize for s in self._data.strides)
+        st = torch_strides(self._data)
         return st if dim is None else st[_dim(dim, self._data.ndim, False)]
 
     def is_contiguous(self) -> bool:
@@ -407,6 +407,22 @@ class Tensor:
     def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
         """torch's error: there is no CUDA here."""
         raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+def torch_strides(a: np.ndarray) -> tuple:
+    """torch's strides of an array, in elements. numpy zeroes the strides of an empty array;
+    torch gives a fresh one contiguous strides (each size counted as at least 1) and an
+    expanded one (read-only here, as numpy's broadcast) zeros. A writeable empty array made
+    with explicit strides (``as_strided``) carries torch's."""
+    if a.size or (a.flags.writeable and any(a.strides)):
+        return tuple(s // a.itemsize for s in a.strides)
+    if not a.flags.writeable:
+        return (0,) * a.ndim
+    st, acc = [], 1
+    for n in reversed(a.shape):
+        st.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(st))
 
 
 def _dim(d: int, ndim: int, wrap_scalar: bool = True) -> int:

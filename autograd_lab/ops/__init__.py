@@ -21,6 +21,8 @@
 - ``sorting``: sort, argsort, topk
 - ``inplace``: in-place changes and item assignment; ``out``: ``out=`` arguments
 - ``summation``: torch's order of additions, so float sums round as torch's do
+- ``layout``: the strides torch gives new tensors where numpy lays them out otherwise, and
+  those of empty gradients
 
 The Tensor methods and operators are attached by ``autograd_lab.tensor_methods``.
 """

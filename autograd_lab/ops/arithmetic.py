@@ -468,8 +468,8 @@ class PowBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         p = self.saved("exponent")
-        if p == 0:
-            return c.zeros_like_data(g)
+        if p == 0:  # torch: zeros_like(self), contiguous
+            return g.new_zeros(g.shape) if isinstance(g, Tensor) else np.zeros(g.shape, g.dtype)
         x = self.saved("self")
         if isinstance(x, Tensor):  # torch's graph: grad * (p * x.pow(p - 1)), a MulBackward1
             return g * mul_scalar(x ** (p - 1), p)

@@ -202,7 +202,10 @@ class ThresholdBackwardBackward0(BackwardOp):
 
     @staticmethod
     def compute(g: Any, x: Any, threshold: float) -> Any:
-        return g * ~(x <= threshold)  # a product: several times faster than np.where
+        keep = ~(x <= threshold)  # a product: several times faster than np.where
+        if x.ndim > 1 and not x.flags.c_contiguous and x.flags.f_contiguous:  # torch lays
+            return np.multiply(g, keep, order="F")  # its result out as self, numpy in C
+        return g * keep
 
     def derivatives(self, gg: Any, g: Any, x: Any, threshold: float) -> tuple:
         return threshold_backward(gg, x, threshold), _zeros(gg)

@@ -37,12 +37,23 @@ class MaximumBackward0(BinaryNode):
         # torch masks out the losing side only, so a nan (no side loses) passes g to both
         xlose, ylose = ((x < y), (x > y)) if self._sign > 0 else ((x > y), (x < y))
         if isinstance(g, Tensor):  # create_graph: torch's where(x == y, g / 2, g).masked_fill_
+            self.grad_versions = (self._version(0, g), self._version(1, g))
             return tuple(self.reduce(i, choose(x == y, div_scalar(g, 2), g).masked_fill(m, 0))
                          if self.needs(i) else None for i, m in enumerate((xlose, ylose)))
         tie = (x == y) * 0.5
         gx = self.reduce(0, g * ((1 - xlose * 1.0) - tie)) if self.needs(0) else None
         gy = self.reduce(1, g * ((1 - ylose * 1.0) - tie)) if self.needs(1) else None
+        self.grad_versions = (self._version(0, g), self._version(1, g))
         return gx, gy
+
+    def _version(self, i: int, g: Any) -> int:
+        """torch's where(...).masked_fill_(...) leaves input ``i``'s gradient at version 1,
+        unless the engine then sums it down to a broadcast input's shape or casts it to the
+        input's dtype (a new tensor, version 0)."""
+        if self.shapes is not None and self.shapes[i] != tuple(g.shape):
+            return 0
+        gdt = g.dtype.np if isinstance(g, Tensor) else g.dtype
+        return 0 if self.casts is not None and self.casts[i].np != gdt else 1
 
 
 class MinimumBackward0(MaximumBackward0):

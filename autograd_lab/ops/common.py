@@ -253,7 +253,11 @@ def cast(g: Any, dt: dtype) -> Any:
     """Give a gradient its input's dtype (mixed-dtype ops)."""
     if isinstance(g, Tensor):
         return g if g.dtype is dt else g.to(dt)
-    return g if g.dtype == dt.np else np.asarray(g, dtype=dt.np)
+    if g.dtype == dt.np:
+        return g
+    if g.size == 0 and not g.flags.writeable:  # torch's .to keeps an expanded empty one's
+        return expanded_empty(g.shape, dt.np)  # zero strides
+    return np.asarray(g, dtype=dt.np)
 
 
 def exp(x: Any) -> Any:
@@ -317,8 +321,23 @@ def unsqueeze(x: Any, dim: int) -> Any:
 
 
 def zeros_like_data(x: Any) -> Any:
-    """Zeros of ``x``'s shape and dtype (a constant: no graph)."""
-    return np.zeros(x.shape, dtype=x.dtype) if not isinstance(x, Tensor) else x.new_zeros(x.shape)
+    """Zeros of ``x``'s shape and dtype (a constant: no graph): torch's ``zeros_like(grad)``,
+    which keeps the layout of an empty gradient -- one expanded from a sum (read-only here)
+    stays expanded."""
+    if isinstance(x, Tensor):
+        return x.new_zeros(x.shape)
+    if x.size == 0 and not x.flags.writeable:
+        return expanded_empty(x.shape, x.dtype)
+    return np.zeros(x.shape, dtype=x.dtype)
+
+
+def expanded_empty(shape: tuple, dt: Any) -> np.ndarray:
+    """A new empty array standing for a torch tensor with zero strides (``empty_like`` of an
+    expanded empty gradient): numpy gives an empty array zero strides, read-only marks them
+    as torch's (``tensor.torch_strides``)."""
+    out = np.zeros(shape, dt)
+    out.flags.writeable = False
+    return out
 
 
 def sum_keep(x: Any, axes: tuple) -> Any:

@@ -49,9 +49,11 @@ class CumsumBackward0(Node):
     saved_names = ("dim",)
 
     def backward(self, g: Any) -> Any:
-        if not g.ndim:
+        d = self._saved["dim"]
+        n = g.numel() if isinstance(g, Tensor) else g.size
+        if g.ndim == 0 or n <= 1 or g.shape[d] == 1:  # torch returns grad itself
             return g
-        return _reversed_cumsum(g, self._saved["dim"])
+        return _reversed_cumsum(g, d)
 
 
 def cumsum(x: Tensor, dim: int | None = None, *, dtype: DType | None = None) -> Tensor:

@@ -155,8 +155,11 @@ class MaxBackward0(Node):
 
     def backward(self, g: Any, g_indices: Any = None) -> Any:
         shape, d = self._saved["self_sym_sizes"], self._saved["dim"]
-        if not shape:  # max over "dim 0" of a 0-d tensor is the identity
-            return g
+        if not shape:  # max over "dim 0" of a 0-d tensor is the identity; torch still
+            # scatters g into zeros (version 2): a new tensor
+            if isinstance(g, Tensor):
+                return g if g.requires_grad else g.clone()
+            return np.array(g, copy=True)
         idx = self.saved("indices")
         idx = idx._data if isinstance(idx, Tensor) else idx
         if not self._saved["keepdim"]:

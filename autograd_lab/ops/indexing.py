@@ -519,7 +519,8 @@ class MaskedFillBackward0(Node):
         if isinstance(g, Tensor):
             gx = choose(mask, 0.0, g)
         else:
-            gx = np.where(mask, np.zeros((), dtype=g.dtype), g)
+            # torch's masked_fill: a contiguous clone of g, filled in place
+            gx = np.asarray(np.where(mask, np.zeros((), dtype=g.dtype), g), order="C")
         return gx if self.in_shape is None else c.sum_to(gx, self.in_shape)
 
 
@@ -539,7 +540,7 @@ def masked_fill(x: Tensor, mask: Tensor, value: float, *, _inplace: bool = False
         check_fill(value, x.dtype)
     node = node_for(MaskedFillBackward0, x)
     fill = np.array(value).astype(x.dtype.np)  # an int wraps into an unsigned type
-    out = make(np.where(mask._data, fill, x._data), x.dtype, node)
+    out = make(np.asarray(np.where(mask._data, fill, x._data), order="C"), x.dtype, node)
     if node is not None and shape != x._data.shape:
         node.in_shape = x._data.shape
     if node is not None:

@@ -16,8 +16,9 @@ import numpy as np
 from .. import _messages as msg
 from .._dtype import check_fill, from_numpy_dtype
 from ..node import SavedTensor, _strip, dense, edge, new_node
-from .common import STATE, Node, Tensor, sum_to
+from .common import STATE, Node, Tensor, sum_to, zeros_like_data
 from .indexing import _is_advanced, getitem, masked_fill, sequence_key
+from .layout import empty_strided
 from .record import make, needs_grad, node_for, record
 from .views import _np_key, clone, expand, view
 
@@ -168,6 +169,8 @@ class CopySlices(Node):
     op's own node (``fn``); the rest of the base's gradient passes unchanged.
     """
 
+    grad_versions = (2,)  # the base's gradient: an empty tensor copied into, then its region
+
     def name(self) -> str:
         return "torch::autograd::CopySlices"
 
@@ -181,10 +184,11 @@ class CopySlices(Node):
             if grads[0] is not None:
                 gb = gb + _put_region(grads[0], self.view_fn, g._data.shape)
             return (gb, *grads[1:])
-        gb = np.array(g, copy=True)
+        gb = empty_strided(g.shape, self.base_strides, g.dtype)  # torch: new_empty_strided
+        gb[...] = g  # as the base, then copy_ (version 1) ...
         region = self.view_fn(gb)
-        grads = fn.apply([np.array(region, copy=True)]) if fn is not None else (None,)
-        region[...] = 0 if grads[0] is None else grads[0]
+        grads = fn.apply([np.array(region, order="C", copy=True)]) if fn is not None else (None,)
+        region[...] = 0 if grads[0] is None else grads[0]  # ... and a copy_ into the region: 2
         return (gb, *grads[1:])
 
 
@@ -243,7 +247,7 @@ def _rebase_view(t: Tensor, base: Tensor, fn: Node | None, view_fn: Callable) ->
     node wrapping ``fn``, and ``t`` becomes a view of that new base."""
     rest = fn.next_functions[1:] if fn is not None else ()
     cs = new_node(CopySlices, (edge(base), *rest))
-    cs.fn, cs.view_fn = fn, view_fn
+    cs.fn, cs.view_fn, cs.base_strides = fn, view_fn, base._data.strides
     if fn is not None:
         fn.__dict__["_inside_copyslices"] = True
     base.grad_fn, base._rg, base._output_nr = cs, True, 0
@@ -403,7 +407,7 @@ class ZeroBackward0(Node):
     """x.zero_();  dx = 0"""
 
     def backward(self, g: Any) -> Any:
-        return g * 0
+        return g * 0 if isinstance(g, Tensor) else zeros_like_data(g)
 
 
 class FillBackward2(ZeroBackward0):
@@ -417,7 +421,7 @@ class FillBackward3(Node):
         gv = None
         if self.next_functions[1][0] is not None:
             gv = g.sum() if isinstance(g, Tensor) else np.asarray(g.sum())
-        return g * 0, gv
+        return g * 0 if isinstance(g, Tensor) else zeros_like_data(g), gv
 
 
 def _constant_fill(t: Tensor, value: Any, cls: type[Node]) -> Tensor:

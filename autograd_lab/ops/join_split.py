@@ -14,7 +14,7 @@ import numpy as np
 from . import common as c
 from .common import Node, Tensor, norm_dim
 from .record import make, node_for, view_output
-from .views import _shape_arg, clone, expand, flatten, reshape, unsqueeze, view
+from .views import _shape_arg, clone_contiguous, expand, flatten, reshape, unsqueeze, view
 
 
 class CatBackward0(Node):
@@ -22,12 +22,20 @@ class CatBackward0(Node):
 
     saved_names = ("dim",)
 
+    legacy: tuple[bool, ...] | None = None  # per input: a legacy empty (0,) tensor
+
     def backward(self, g: Any) -> tuple:
         d = self._saved["dim"]
         out, start = [], 0
         for n in self.sizes:
             out.append(g[(slice(None),) * d + (slice(start, start + n),)])
             start += n
+        if self.legacy is not None:  # torch's formula gives those at::zeros({0}): version 1
+            for i, old in enumerate(self.legacy):
+                if old:
+                    out[i] = np.zeros((0,), g.dtype) if not isinstance(g, Tensor) else \
+                        g.new_zeros((0,))
+            self.grad_versions = tuple(1 if old else None for old in self.legacy)
         return tuple(out)
 
 
@@ -79,6 +87,8 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     if node is not None:
         node._saved["dim"] = d
         node.sizes = [t_._data.shape[d] if t_._data.ndim else 0 for t_ in ts]
+        if any(t_._data.shape == (0,) for t_ in ts):
+            node.legacy = tuple(t_._data.shape == (0,) for t_ in ts)
     return make(data, dt, node)
 
 
@@ -89,7 +99,8 @@ class StackBackward0(Node):
 
     def backward(self, g: Any) -> tuple:
         d = self._saved["dim"]
-        return tuple(g[(slice(None),) * d + (i,)] for i in range(self.n))
+        # torch's unbind: views of g (with ``...`` numpy gives a 0-d view, not a scalar)
+        return tuple(g[(slice(None),) * d + (i, Ellipsis)] for i in range(self.n))
 
 
 def stack(tensors: Any, dim: int = 0) -> Tensor:
@@ -287,4 +298,4 @@ def repeat_interleave(x: Tensor, repeats: Any, dim: int | None = None, *,
     shape = tuple(x.shape)
     y = unsqueeze(x, d + 1)
     y = expand(y, shape[:d + 1] + (repeats,) + shape[d + 1:])
-    return view(clone(y), shape[:d] + (shape[d] * repeats,) + shape[d + 1:])
+    return view(clone_contiguous(y), shape[:d] + (shape[d] * repeats,) + shape[d + 1:])

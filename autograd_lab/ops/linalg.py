@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _messages as msg
 from .._messages import cpp_name, scalar_name
+from ..tensor import torch_strides
 from . import common as c
 from .arithmetic import mul
 from .common import Node, Tensor
@@ -46,9 +47,7 @@ def _float_check(a: Tensor, b: Tensor, name: str) -> None:
     raise RuntimeError(text)
 
 
-def _strides(a: np.ndarray) -> tuple:
-    """Strides in elements (torch's unit), not bytes."""
-    return tuple(s // a.itemsize for s in a.strides)
+_strides = torch_strides  # in elements (torch's unit), as torch has them for an empty one
 
 
 def _save_factors(node: Node, a: Tensor, b: Tensor, a_name: str, b_name: str) -> None:
@@ -67,26 +66,29 @@ class MmBackward0(Node):
                    "mat2_sym_strides")
 
     def backward(self, g: Any) -> tuple:
+        """torch's mm_mat1/mat2_backward: for a column-major factor the product is taken
+        transposed, so its gradient comes out column-major too."""
         nf = self.next_functions
         ga = gb = None
         s = self._saved
-        if isinstance(g, Tensor) and "self_sym_strides" in s:  # mm under create_graph: torch's
-            # mm_mat1/mat2_backward, whose products follow a column-major input's layout
-            if nf[0][0] is not None:
-                b = self.saved("mat2")
-                ga = (b @ g.t()).t() if _column_major(s["self_sym_sizes"],
-                                                      s["self_sym_strides"]) else g @ b.t()
-            if nf[1][0] is not None:
-                a = self.saved("self")
-                gb = (g.t() @ a).t() if _column_major(s["mat2_sym_sizes"],
-                                                      s["mat2_sym_strides"]) else a.t() @ g
-            return ga, gb
         if nf[0][0] is not None:
-            ga = g @ c.swap_last(self.saved("mat2"))
+            b = self.saved("mat2")
+            if _column_major(s["self_sym_sizes"], s["self_sym_strides"]):
+                ga = _t(b @ _t(g))
+            else:
+                ga = g @ _t(b)
         if nf[1][0] is not None:
-            gb = c.swap_last(self.saved("self")) @ g
+            a = self.saved("self")
+            if _column_major(s["mat2_sym_sizes"], s["mat2_sym_strides"]):
+                gb = _t(_t(g) @ a)
+            else:
+                gb = _t(a) @ g
         return ga, gb
 
+
+def _t(x: Any) -> Any:
+    """A matrix transposed, as torch's formulas write it (``t()``: ``TBackward0``)."""
+    return x.t() if isinstance(x, Tensor) else x.T
 
 
 def _column_major(sizes: tuple, strides: tuple) -> bool:
@@ -188,7 +190,12 @@ class BmmBackward0(Node):
     """C = A @ B (batched);  dA = g @ B^T,  dB = A^T @ g"""
 
     saved_names = ("self", "mat2")
-    backward = MmBackward0.backward  # swap_last transposes each matrix of a batch
+
+    def backward(self, g: Any) -> tuple:
+        nf = self.next_functions
+        ga = g @ c.swap_last(self.saved("mat2")) if nf[0][0] is not None else None
+        gb = c.swap_last(self.saved("self")) @ g if nf[1][0] is not None else None
+        return ga, gb
 
 
 def bmm(a: Tensor, b: Tensor) -> Tensor:
@@ -342,19 +349,20 @@ class AddmmBackward0(Node):
         gb = gm1 = gm2 = None
         if nf[0][0] is not None:
             gb = c.sum_to(g if beta == 1 else g * beta, self.bias_shape)
-        if nf[1][0] is not None:
+        if nf[1][0] is not None:  # torch's mm_mat1/mat2_backward, as in MmBackward0
             m2 = self.saved("mat2")
-            gm1 = g @ c.swap_last(m2)
+            if _column_major(s["mat1_sym_sizes"], s["mat1_sym_strides"]):
+                gm1 = _t(m2 @ _t(g))
+            else:
+                gm1 = g @ _t(m2)
             if alpha != 1:
                 gm1 = gm1 * alpha
         if nf[2][0] is not None:
             m1 = self.saved("mat1")
-            if isinstance(g, Tensor):
-                gm2 = c.swap_last(m1) @ g
-            elif s["mat2_sym_strides"][0] == 1:  # mat2 is W^T: give W's gradient W's layout
-                gm2 = (g.T @ m1).T
+            if _column_major(s["mat2_sym_sizes"], s["mat2_sym_strides"]):  # W^T of Linear
+                gm2 = _t(_t(g) @ m1)
             else:
-                gm2 = m1.T @ g
+                gm2 = _t(m1) @ g
             if alpha != 1:
                 gm2 = gm2 * alpha
         return gb, gm1, gm2

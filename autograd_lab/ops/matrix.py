@@ -163,7 +163,8 @@ class RollBackward0(Node):
         dims = self._saved["dims"]
         if isinstance(g, Tensor):
             return roll(g, back, dims)
-        return _roll_data(g, back, dims)
+        return _roll_data(g, back, dims) if g.size else g  # torch: an empty one's clone,
+        # laid out as it is
 
 
 def _roll_data(a: np.ndarray, shifts: tuple, dims: tuple) -> np.ndarray:

@@ -328,6 +328,8 @@ class ProdBackward1(Node):
             return g
         if not self._saved["keepdim"]:
             g, y = c.unsqueeze(g, d), c.unsqueeze(y, d)
+        if x.shape[d] == 1 and not isinstance(x, Tensor) and (x == 0).any():
+            return g  # torch's prod_safe_zeros_backward: the gradient itself, not a product
         return g * _prod_others(x, y, d)
 
 

@@ -196,7 +196,7 @@ def _log_softmax_data(data: np.ndarray, d: int) -> np.ndarray:
         return data - data
     rows = _lastdim_rows(data, d)
     if rows is not None:  # torch: (x - max) - log(sum(exp(x - max))), its order of additions
-        t = rows - rows.max(axis=1, keepdims=True)
+        t = np.subtract(rows, rows.max(axis=1, keepdims=True), order="C")  # as torch's
         ls = _rounded(np.log, vec_sum_rows(_rounded(np.exp, t)))
         return (t - ls[:, None]).reshape(data.shape)
     if _blockable(data, d):
@@ -204,7 +204,7 @@ def _log_softmax_data(data: np.ndarray, d: int) -> np.ndarray:
     m = data.max(axis=d, keepdims=True)
     # always shift by the max, as torch: without it log(sum(exp)) loses the precision of
     # log-probabilities near 0 (log_softmax([-2, 5]) was off by 2e-4 relative)
-    out = data - m
+    out = np.subtract(data, m, order="C")  # torch's result is contiguous whatever x's layout
     out -= np.log(_rowsum(np.exp(out), d))
     return out
 
@@ -216,10 +216,10 @@ def softmax(x: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     if not data.size:
         y = data.copy()
     elif rows is not None:  # torch: exp(x - max) * (1 / sum), its order of additions
-        e = _rounded(np.exp, rows - rows.max(axis=1, keepdims=True))
+        e = _rounded(np.exp, np.subtract(rows, rows.max(axis=1, keepdims=True), order="C"))
         y = (e * (data.dtype.type(1) / vec_sum_rows(e))[:, None]).reshape(data.shape)
-    elif data.ndim:
-        e = np.exp(data - data.max(axis=d, keepdims=True))
+    elif data.ndim:  # contiguous, as torch's result whatever x's layout
+        e = np.exp(np.subtract(data, data.max(axis=d, keepdims=True), order="C"))
         y = e / e.sum(axis=d, keepdims=True)
     else:  # a 0-d tensor: exp(x - x) / itself, so inf and nan give nan as in torch
         with np.errstate(invalid="ignore"):

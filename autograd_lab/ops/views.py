@@ -15,6 +15,7 @@ from .._dtype import dtype as DType
 from .._messages import warn_once
 from . import common as c
 from .common import Node, Tensor, norm_dim, norm_dims
+from .layout import empty_dense_like, unsqueeze_empty
 from .record import make, node_for, record, record_view, view_output
 
 # ---- gradient scatter (differentiable, for create_graph) ------------------------------------
@@ -61,7 +62,11 @@ class ViewBackward0(Node):
     saved_names = ("self_sym_sizes",)
 
     def backward(self, g: Any) -> Any:
-        return c.reshape(g, self._saved["self_sym_sizes"])
+        shape = self._saved["self_sym_sizes"]
+        if g.size == 0 and not isinstance(g, Tensor) and g.shape != shape:
+            return np.empty(shape, g.dtype)  # torch views an empty tensor with contiguous
+            # strides whatever its own (an expanded one's included)
+        return c.reshape(g, shape)
 
 
 class UnsafeViewBackward0(ViewBackward0):
@@ -156,7 +161,7 @@ def reshape(x: Tensor, *shape: Any) -> Tensor:
         return record_view(x, ReshapeAliasBackward0, data, lambda a: a.reshape(shape),
                            self_sym_sizes=x._data.shape)
     # torch: a reshape that cannot be a view copies (CloneBackward0), then views the copy
-    return unsafe_view(clone(x), shape)
+    return unsafe_view(clone_contiguous(x), shape)
 
 
 def unsafe_view(x: Tensor, shape: tuple) -> Tensor:
@@ -322,7 +327,10 @@ class SqueezeBackward0(Node):
     saved_names = ("self_sym_sizes",)
 
     def backward(self, g: Any) -> Any:
-        return c.reshape(g, self._saved["self_sym_sizes"])
+        shape = self._saved["self_sym_sizes"]
+        if g.size == 0 and not isinstance(g, Tensor):
+            return unsqueeze_empty(g, shape)
+        return c.reshape(g, shape)
 
 
 class SqueezeBackward1(SqueezeBackward0):
@@ -414,13 +422,26 @@ class CloneBackward0(Node):
 
 
 def clone(x: Tensor, *, memory_format: Any = None) -> Tensor:
-    """A copy of x with memory of its own (in the graph: its gradient passes through)."""
+    """A copy of x with memory of its own (in the graph: its gradient passes through), laid
+    out as torch's preserve_format does: x's own strides when x is dense, else dense ones in
+    x's order of dims (numpy's order "K" is the same rule but for zero strides)."""
+    a = x._data
+    if a.size and 0 in a.strides:
+        out = empty_dense_like(a)
+        out[...] = a
+    else:
+        out = np.array(a, order="K", copy=True)
+    return record(CloneBackward0, out, x.dtype, x)[0]
+
+
+def clone_contiguous(x: Tensor) -> Tensor:
+    """``x.clone(memory_format=torch.contiguous_format)``: a row-major copy."""
     return record(CloneBackward0, np.array(x._data, order="C", copy=True), x.dtype, x)[0]
 
 
 def contiguous(x: Tensor, memory_format: Any = None) -> Tensor:
     """x itself if its memory is C-contiguous, else a contiguous copy."""
-    return x if x._data.flags.c_contiguous else clone(x)
+    return x if x._data.flags.c_contiguous else clone_contiguous(x)
 
 
 class ToCopyBackward0(Node):
@@ -461,7 +482,9 @@ class FlipBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         dims = self._saved["dims"]
-        return g.flip(dims) if isinstance(g, Tensor) else np.flip(g, dims).copy() if g.ndim else g
+        if isinstance(g, Tensor):
+            return g.flip(dims)
+        return np.flip(g, dims).copy() if g.ndim and g.size else g  # (an empty one: as it is)
 
 
 def flip(x: Tensor, dims: Any) -> Tensor:
