@@ -19,6 +19,18 @@ INPLACE_HINT_ANOMALY = (
     "Hint: the backtrace further above shows the operation that failed to compute its gradient. "
     "The variable in question was changed in there or anywhere later. Good luck!"
 )
+ZERO_TENSOR_IMMUTABLE = (
+    "ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() "
+    "if you want a mutable tensor."
+)
+ZERO_TENSOR_COPY = (
+    "ZeroTensors are immutable. Please materialize the tensor using `.clone()`, if you want a "
+    "mutable zero tensor."
+)
+ZERO_TENSOR_NUMPY = (
+    " Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array."
+)
+ZERO_TENSOR_TOLIST = "tolist() shouldn't be called on a tensor with unallocated storage"
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."

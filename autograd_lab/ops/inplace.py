@@ -24,12 +24,14 @@ from .views import _np_key, clone, expand, view
 
 def check_inplace(t: Tensor) -> None:
     """torch refuses in-place changes to a leaf that requires grad (or a view of one)."""
+    if t._zero:
+        raise RuntimeError(msg.ZERO_TENSOR_IMMUTABLE)
     if not STATE.enabled:
         return
     custom = t.__dict__.get("_custom_fn_view")  # a view returned by an autograd.Function
     if custom:
         raise RuntimeError(custom)
-    if t._nograd_view:
+    if t._nograd_view and not t._late_view:
         raise RuntimeError(msg.NO_GRAD_VIEW_INPLACE)
     base = t._base
     fn = t.grad_fn
@@ -447,6 +449,8 @@ def fill_(t: Tensor, value: Any) -> Tensor:
 def copy_(t: Tensor, src: Tensor) -> Tensor:
     """Copy ``src`` (broadcast, cast) into ``t``, in place."""
 
+    if t._zero:
+        raise RuntimeError(msg.ZERO_TENSOR_COPY)
     check_inplace(t)  # torch's order of checks: autograd's, overlap, then shapes
     check_overlap(t, (src,))
     check_broadcast_into(t._data.shape, np.shape(src._data if isinstance(src, Tensor) else src))

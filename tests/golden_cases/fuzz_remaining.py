@@ -1,0 +1,118 @@
+"""Differences the differential fuzzer found outside gradient versions: views made before
+their base required grad, the ZeroTensor gradient of ``sgn``, multi-output views after an
+in-place change, writes into expanded views, double-backward node names, and numpy's
+warnings."""
+
+from __future__ import annotations
+
+import textwrap
+
+CASES: list[dict] = []
+
+
+def case(name: str, code: str) -> None:
+    CASES.append({"name": name, "code": textwrap.dedent(code).strip() + "\n"})
+
+
+# ---- a view made before its base required grad ------------------------------------------------
+
+case("late_view_requires_grad", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    views = [x.expand(2, 2, 2), x[::2], x.split(1, 0)[0], x.view(-1), x.diagonal(), x[0, 0],
+             x.t(), x.unbind(1)[1], x.squeeze(), x[None]]
+    x.requires_grad_()
+    result = [(v.requires_grad, v.is_leaf, v.grad_fn) for v in views]
+""")
+case("late_view_no_edge_back", """
+    x = torch.tensor([1.0, 2.0])
+    v = x[:]
+    x.requires_grad_()
+    y = v * 2
+    w = v[0]
+    result = [y.grad_fn, w.grad_fn, w.requires_grad, v.exp().grad_fn, v.clone().grad_fn]
+""")
+case("late_view_own_flag_then_base_off", """
+    x = torch.tensor([1.0, 2.0])
+    v = x[:]
+    x.requires_grad_()
+    v.requires_grad_()
+    w = v[0]
+    x.requires_grad_(False)
+    result = [w.grad_fn, v.requires_grad]
+""")
+case("late_view_follows_base_off", """
+    x = torch.tensor([1.0, 2.0])
+    v = x[1:]
+    x.requires_grad = True
+    r = [v.requires_grad]
+    x.requires_grad = False
+    r.append(v.requires_grad)
+    result = r
+""")
+case("late_view_inplace_refused", """
+    x = torch.tensor([1.0, 2.0])
+    v = x[:]
+    x.requires_grad_()
+    v.add_(1)
+""")
+case("late_view_backward_without_edge", """
+    x = torch.tensor([1.0, 2.0])
+    v = x[:]
+    x.requires_grad_()
+    v.sum().backward()
+    result = [x.grad, v.grad]
+""")
+case("late_view_of_data_and_meshgrid", """
+    x = torch.tensor([[2.0, -2.5], [0.5, 1.0]], requires_grad=True)
+    d = x.data
+    s = d[1:]
+    d.requires_grad_()
+    a = torch.tensor(0.5)
+    m, _ = torch.meshgrid(a, a, indexing='ij')
+    a.requires_grad_()
+    result = [torch.nan_to_num(s).grad_fn, m[:, [0, 0]].grad_fn, m.clone().grad_fn,
+              s.tril().grad_fn, torch.minimum(s, s).grad_fn]
+""")
+
+# ---- sgn's gradient is a ZeroTensor -----------------------------------------------------------
+
+case("sgn_grad_is_zero_tensor", """
+    x = torch.tensor([1.0, -2.0, 0.0], requires_grad=True)
+    torch.sgn(x).sum().backward()
+    g = x.grad
+    r = [g, g._is_zerotensor(), g._version, g[0].item(), g[1:]._is_zerotensor(),
+         g.clone()._is_zerotensor(), (g + 0)._is_zerotensor(), g.detach()._is_zerotensor(),
+         (g * 2).tolist(), g.numpy(force=True)]
+    for f in (g.tolist, g.numpy, lambda: g.add_(1), g.zero_, lambda: g.copy_(g),
+              lambda: g.mul_(2)):
+        try:
+            r.append(f())
+        except RuntimeError as e:
+            r.append(str(e))
+    result = r
+""")
+case("sgn_grad_accumulate_twice", """
+    x = torch.tensor([1.0, -2.0], requires_grad=True)
+    torch.sgn(x).sum().backward()
+    torch.sgn(x).sum().backward()
+""")
+case("sgn_grad_added_to_ordinary_grad", """
+    x = torch.tensor([1.0, -2.0], requires_grad=True)
+    (x * 2).sum().backward()
+    torch.sgn(x).sum().backward()
+    result = [x.grad, x.grad._is_zerotensor()]
+""")
+case("sgn_grad_through_other_nodes", """
+    x = torch.tensor([1.0, -2.0], requires_grad=True)
+    fs = [lambda: torch.sgn(x.clone()).sum(), lambda: torch.sgn(x[:1]).sum(),
+          lambda: torch.sgn(x * 2).sum(), lambda: torch.sgn(x.double()).sum(),
+          lambda: x.abs().sum(), lambda: torch.sgn(x).sum() + torch.sgn(x).sum(),
+          lambda: torch.sgn(x.view(2, 1)).sum(), lambda: torch.sgn(x.exp()).sum()]
+    r = []
+    for f in fs:
+        g, = torch.autograd.grad(f(), [x])
+        r.append(g._is_zerotensor())
+    g, = torch.autograd.grad(torch.sgn(x).sum(), [x], create_graph=True)
+    r.append((g._is_zerotensor(), g.requires_grad, g.grad_fn))
+    result = r
+""")
