@@ -77,6 +77,14 @@ def multi_view_inplace(nr: int, op: str) -> str:
             "an out-of-place one.")
 
 
+def multi_view_regenerated(nr: int, op: str) -> str:
+    """torch's error for using a multi-view op's view after its base changed in place."""
+    return (f"Output {nr} of {op} is a view and its base or another view of its base has been "
+            "modified inplace. This view is the output of a function that returns multiple "
+            "views. Such functions do not allow the output views to be modified inplace. You "
+            "should replace the inplace operation by an out-of-place one.")
+
+
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 ITEM_NOT_SCALAR = "a Tensor with {n} elements cannot be converted to Scalar"

@@ -35,7 +35,7 @@ def check_inplace(t: Tensor) -> None:
         raise RuntimeError(msg.NO_GRAD_VIEW_INPLACE)
     base = t._base
     fn = t.grad_fn
-    if base is not None and fn is not None and fn._n_outputs > 1:  # one of unbind's views
+    if base is not None and fn is not None and getattr(fn, "multi_view", False):  # unbind's
         raise RuntimeError(msg.multi_view_inplace(t._output_nr, _strip(fn.name())))
     if base is not None and base.grad_fn is None and (t._rg or base._rg):
         # a view requires grad when its base does (even one made before), and the leaf base
@@ -94,11 +94,12 @@ def write_into(t: Tensor, data: Any) -> None:
 
 
 def regenerate_views(t: Tensor) -> None:
-    """After an in-place change of ``t`` (and of its history): every other view of the same
-    base made by a recorded op gets a new ``grad_fn``, ``AsStridedBackward0`` into the base's
-    -- torch regenerates a view's node once its base or another view of it was changed."""
-    base = t._base if t._base is not None else t
-    views = base.__dict__.get("_views")
+    """After an in-place change of ``t`` (and of its history): every other view recorded on
+    the same version counter gets a new ``grad_fn``, ``AsStridedBackward0`` into its base's
+    -- torch regenerates a view's node once its base or another alias of it was changed. One
+    of the views of a multi-output op (``unbind``, ``split``) cannot be regenerated: reading
+    its ``grad_fn`` raises from then on, as in torch."""
+    views = getattr(t._vc, "views", None)
     if not views:
         return
     alive = []
@@ -107,11 +108,38 @@ def regenerate_views(t: Tensor) -> None:
         if v is None:
             continue
         alive.append(ref)
-        if v is not t and v.grad_fn is not None:
-            node = new_node(AsStridedBackward0, (edge(base),))
-            node.base_shape, node.view_fn = base._data.shape, v.__dict__["_view_fn"]
-            v.grad_fn, v._output_nr = node, 0
+        if v is t or type(v) is not Tensor:
+            continue
+        fn = v.grad_fn
+        if fn is None:
+            continue
+        if getattr(fn, "multi_view", False):
+            v.__dict__["_stale"] = msg.multi_view_regenerated(v._output_nr, _strip(fn.name()))
+            v.__class__ = StaleMultiView
+            continue
+        base = v._base
+        node = new_node(AsStridedBackward0, (edge(base),))
+        node.base_shape, node.view_fn = base._data.shape, v.__dict__["_view_fn"]
+        v.grad_fn, v._output_nr = node, 0
     views[:] = alive
+
+
+class StaleMultiView(Tensor):
+    """One of a multi-output op's views after its base was changed in place: torch refuses
+    to regenerate its node, so reading ``grad_fn`` (or using it in an op) raises."""
+
+    __slots__ = ()
+
+    @property
+    def grad_fn(self) -> Any:
+        raise RuntimeError(self.__dict__["_stale"])
+
+    @grad_fn.setter
+    def grad_fn(self, value: Any) -> None:
+        Tensor.grad_fn.__set__(self, value)
+
+
+StaleMultiView.__name__ = StaleMultiView.__qualname__ = "Tensor"  # ``type(t)`` as torch shows it
 
 
 def _adopt_saved_outputs(node: Node, res: Tensor, t: Tensor) -> None:

@@ -141,7 +141,9 @@ def view_output(x: Tensor, data: np.ndarray, node: Node | None, fn: Callable) ->
     """A result that aliases ``x``: same storage and version counter, base recorded."""
     out = _make(data, x.dtype, node, x._storage, x._vc)
     base = x._base if x._base is not None else x
-    if node is None:
+    if node is not None:
+        remember_view(out)
+    else:
         if x._rg:  # made under no_grad: requires grad, but no gradient flows back
             out._rg = out._nograd_view = True
         elif not base._rg and base.grad_fn is None:
@@ -165,17 +167,32 @@ def record_view(x: Tensor, cls: type[Node], data: np.ndarray, fn: Callable,
     node._saved.update(saved)
     if shown:
         show_saved(node, **shown)
-    out = view_output(x, data, node, fn)
-    # remembered, so that an in-place change of the base regenerates its node
-    _remember(out._base, "_views", out)
-    return out
+    return view_output(x, data, node, fn)
+
+
+def remember_view(out: Tensor) -> None:
+    """Remember a recorded view on its version counter, so that an in-place change through
+    any alias (the base, another view, a ``detach()``) regenerates its node."""
+    vc = out._vc
+    try:
+        views = vc.views
+    except AttributeError:
+        views = vc.views = []
+    _prune(views)
+    views.append(weakref.ref(out))
 
 
 def _remember(base: Tensor, key: str, view: Tensor) -> None:
-    """Add ``view`` to the base's weak list ``key`` (dead entries pruned as it grows)."""
+    """Add ``view`` to the base's weak list ``key``."""
     views = base.__dict__.get(key)
     if views is None:
         views = base.__dict__[key] = []
-    elif len(views) >= 64 and not len(views) & (len(views) - 1):  # at each power of two
-        views[:] = [r for r in views if r() is not None]
+    _prune(views)
     views.append(weakref.ref(view))
+
+
+def _prune(views: list) -> None:
+    """Drop dead references from a weak list as it grows (at each power of two from 64)."""
+    n = len(views)
+    if n >= 64 and not n & (n - 1):
+        views[:] = [r for r in views if r() is not None]
