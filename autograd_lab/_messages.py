@@ -23,6 +23,10 @@ ZERO_TENSOR_IMMUTABLE = (
     "ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() "
     "if you want a mutable tensor."
 )
+MASKED_FILL_EXPANDED = (
+    "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar"
+)
 ZERO_TENSOR_COPY = (
     "ZeroTensors are immutable. Please materialize the tensor using `.clone()`, if you want a "
     "mutable zero tensor."

@@ -223,6 +223,8 @@ def _advanced(x: Tensor, key: tuple) -> Tensor:
         err = str(e)  # numpy: "... out of bounds for axis 0 ..."; torch says "dimension"
         raise IndexError(err.replace("axis", "dimension") if "out of bounds" in err else err) \
             from None
+    if data.strides != _c_strides(data):  # torch's index result is a fresh contiguous tensor
+        data = np.array(data, order="C")
     node = node_for(IndexBackward0, x)
     if node is not None:
         node._saved.update(indices=key, self_sym_sizes=shp)
@@ -230,6 +232,15 @@ def _advanced(x: Tensor, key: tuple) -> Tensor:
             None if isinstance(k, slice) else
             make(k, bool_ if k.dtype == bool else int64, None) for k in key))
     return make(data, x.dtype, node)
+
+
+def _c_strides(a: np.ndarray) -> tuple:
+    """The strides of a C-contiguous array shaped as ``a`` (as a fresh one has them)."""
+    out, step = [], a.itemsize
+    for n in reversed(a.shape):
+        out.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(out))
 
 
 def _check_index(x: Tensor, d: int, index: Any, op: str) -> np.ndarray:

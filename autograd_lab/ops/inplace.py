@@ -9,6 +9,7 @@ of a non-leaf gives the base a ``CopySlices`` node, as in PyTorch.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -45,15 +46,20 @@ def check_inplace(t: Tensor) -> None:
         raise RuntimeError(msg.LEAF_INPLACE)
 
 
-def check_overlap(t: Tensor, others: tuple) -> None:
+def check_overlap(t: Tensor, others: tuple, internal: bool = True) -> None:
     """torch's memory-overlap errors of an in-place kernel: the written-to tensor must not
     repeat an element (an expanded view), and an input may share its memory only exactly."""
     a = t._data
-    if not dense(a) and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape)):
+    if internal and repeats_elements(a):
         raise RuntimeError(msg.INTERNAL_OVERLAP)
     for o in others:
         if isinstance(o, Tensor) and o._storage is t._storage and _partial_overlap(a, o._data):
             raise RuntimeError(msg.PARTIAL_OVERLAP)
+
+
+def repeats_elements(a: np.ndarray) -> bool:
+    """torch's ``has_internal_overlap``, as far as it is sure: a stride 0 over a dim > 1."""
+    return not dense(a) and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape))
 
 
 def _partial_overlap(a: np.ndarray, b: np.ndarray) -> bool:
@@ -161,16 +167,20 @@ def _save_original(node: Node | None, t: Tensor) -> None:
         node._saved["self"] = SavedTensor(clone(t), False)
 
 
-def apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
-    """Run ``compute(t)`` out of place, write the result into ``t``, rebase its history."""
-    _apply_inplace(t, compute, others)
+def apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], *others: Any,
+                  overlap_ok: bool = False) -> Tensor:
+    """Run ``compute(t)`` out of place, write the result into ``t``, rebase its history
+    (``overlap_ok``: torch's kernel writes into a ``t`` that repeats elements, as fill_)."""
+    _apply_inplace(t, compute, others, overlap_ok)
     regenerate_views(t)
     return t
 
 
-def _apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], others: tuple) -> Tensor:
+def _apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], others: tuple,
+                   overlap_ok: bool = False) -> Tensor:
     check_inplace(t)
-    check_overlap(t, others)
+    if not overlap_ok:
+        check_overlap(t, others)
     if not needs_grad(t, *others):
         res = compute(t.detach())
         write_into(t, res._data)
@@ -459,7 +469,7 @@ def _constant_fill(t: Tensor, value: Any, cls: type[Node]) -> Tensor:
             return record(FillBackward3, data, x.dtype, x, value)[0]
         return record(cls, data, x.dtype, x)[0]
 
-    return apply_inplace(t, compute, value)
+    return apply_inplace(t, compute, value, overlap_ok=True)
 
 
 def zero_(t: Tensor) -> Tensor:
@@ -480,7 +490,9 @@ def copy_(t: Tensor, src: Tensor) -> Tensor:
     if t._zero:
         raise RuntimeError(msg.ZERO_TENSOR_COPY)
     check_inplace(t)  # torch's order of checks: autograd's, overlap, then shapes
-    check_overlap(t, (src,))
+    same = src is t  # torch's copy_ skips the kernel (and its overlap check) for itself
+    if not same:
+        check_overlap(t, (src,))
     check_broadcast_into(t._data.shape, np.shape(src._data if isinstance(src, Tensor) else src))
 
     def compute(x: Tensor) -> Tensor:
@@ -490,13 +502,17 @@ def copy_(t: Tensor, src: Tensor) -> Tensor:
             node.src_shape = src._data.shape if isinstance(src, Tensor) else ()
         return make(np.array(data, dtype=x.dtype.np), x.dtype, node)
 
-    return apply_inplace(t, compute, src)
+    return apply_inplace(t, compute, src, overlap_ok=same)
 
 
 def masked_fill_(x: Tensor, mask: Tensor, value: float) -> Tensor:
     """``masked_fill`` in place."""
+    expanded = repeats_elements(x._data)
     if isinstance(mask, Tensor):
         check_inplace(x)
-        check_overlap(x, (mask,))
+        if expanded:  # allowed, with torch's warning (each time)
+            warnings.warn(msg.MASKED_FILL_EXPANDED, UserWarning, stacklevel=3)
+        check_overlap(x, (mask,), internal=False)
         check_broadcast_into(x._data.shape, mask._data.shape)
-    return apply_inplace(x, lambda a: masked_fill(a, mask, value, _inplace=True))
+    return apply_inplace(x, lambda a: masked_fill(a, mask, value, _inplace=True),
+                         overlap_ok=expanded)

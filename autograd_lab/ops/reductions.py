@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .._arg_errors import invalid_combination
-from .._dtype import bool_, int64, uint8
+from .._dtype import bool_, from_numpy_dtype, int64, uint8
 from .._dtype import dtype as DType
 from .._messages import scalar_name as _scalar_name
 from . import common as c
@@ -168,8 +168,8 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *,
         return out
     dims = _reduce_dims(dim, data.ndim)
     node = node_for(MeanBackward1, x)
-    out = make(_np_mean(data, dt, axis=dims, keepdims=keepdim) if data.ndim else data,
-               dt, node)
+    out = make(_np_mean(data, dt, axis=dims, keepdims=keepdim) if data.ndim
+               else np.array(data, dtype=dt.np), dt, node)  # a new tensor, even of a 0-d one
     if node is not None:
         node._saved.update(dim=dims, keepdim=keepdim, self_sym_sizes=data.shape,
                            self_sym_numel=data.size)
@@ -211,7 +211,7 @@ class VarBackward0(Node):
             g = c.reshape(g, _keepdim_shape(x.shape, dims))
         dof = n - self._saved["correction"]
         if self.full and dof <= 0:  # torch: nan where x equals the mean, else inf
-            m = x.mean() if isinstance(x, Tensor) else x.mean(dtype=x.dtype)
+            m = x.mean() if isinstance(x, Tensor) else _np_mean(x, from_numpy_dtype(x.dtype))
             return g * choose(x == m, float("nan"), float("inf"))
         scale = np.float64(2.0) / dof  # inf when n == correction
         if isinstance(x, Tensor):  # torch's graph: (2 / (n - c)) * grad * (x - x.mean(...))
@@ -246,7 +246,9 @@ def _var(x: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, std
     dims = norm_dims(dim, data.ndim)
     axes = dims if data.ndim else ()
     n = _count(data.shape, dims)
-    if n - corr <= 0:  # torch warns and divides by max(0, n - correction): nan or inf
+    # torch warns and divides by max(0, n - correction): nan or inf (its n is numel over the
+    # result's numel: 0 for an empty input, whatever the dims)
+    if (n if data.size else 0) - corr <= 0:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=3)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from .._dtype import dtype as DType
 from .._messages import warn_once
@@ -205,7 +206,7 @@ class PermuteBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         inv = tuple(int(i) for i in np.argsort(self._saved["dims"]))
-        return g.permute(*inv) if isinstance(g, Tensor) else np.transpose(g, inv)
+        return g.permute(inv) if isinstance(g, Tensor) else np.transpose(g, inv)
 
 
 def permute(x: Tensor, *dims: Any) -> Tensor:
@@ -395,8 +396,15 @@ def expand(x: Tensor, *shape: Any) -> Tensor:
                 f"size ({s}) at non-singleton dimension {i + lead}.  Target sizes: "
                 f"{list(shape)}.  Tensor sizes: {list(src)}"
             )
-    return record_view(x, ExpandBackward0, np.broadcast_to(x._data, full),
-                    lambda a: np.broadcast_to(a, full), self_sym_sizes=src)
+    return record_view(x, ExpandBackward0, _expanded(x._data, full),
+                       lambda a: _expanded(a, full), self_sym_sizes=src)
+
+
+def _expanded(a: np.ndarray, full: tuple) -> np.ndarray:
+    """``a`` broadcast to ``full``, writeable as torch's expanded tensor is (numpy's
+    ``broadcast_to`` is read-only); writes that repeat an element are refused by the ops."""
+    b = np.broadcast_to(a, full)
+    return as_strided(a, full, b.strides) if a.flags.writeable else b
 
 
 def expand_as(x: Tensor, other: Tensor) -> Tensor:

@@ -168,3 +168,85 @@ case("view_regenerated_after_alias_inplace", """
     z[0].pow_(2)
     result = [a.grad_fn, b.grad_fn, c.grad_fn, q.grad_fn, w.grad_fn, w.grad_fn.next_functions]
 """)
+
+# ---- writing into expanded views --------------------------------------------------------------
+
+case("expanded_view_writes", """
+    a = torch.tensor([[1.0, 2.0]])
+    r = []
+    for f in ("e.copy_(torch.ones(2, 1, 2))", "e.zero_()", "e.fill_(3)", "e.add_(1)",
+              "e.clamp_(min=0)", "e.normal_()", "e.uniform_()", "e.copy_(e)",
+              "e[0].copy_(e[1])", "e.mul_(2)", "e.exp_()", "e[0].add_(1)", "e[1].clamp_(min=0)"):
+        e = a.expand(2, 1, 2)
+        try:
+            eval(f)
+            r.append((f, e._version, a.tolist()))
+        except RuntimeError as err:
+            r.append((f, str(err)))
+    result = r
+""")
+case("expanded_view_masked_fill_warns", """
+    a = torch.tensor([[1.0, 2.0]])
+    e = a.expand(2, 1, 2)
+    e.masked_fill_(e > 1, 0.0)
+    result = [a, e._version]
+""")
+case("expanded_nonleaf_write_through_select", """
+    x = torch.tensor(0.5, requires_grad=True)
+    y = x * x
+    e = y.expand(2, 3)
+    e[0].add_(1)
+    e.sum().backward()
+    result = [y, e, e.grad_fn, y.grad_fn, x.grad]
+""")
+case("meshgrid_outputs_writable", """
+    m, n = torch.meshgrid(torch.tensor([1.0, -2.0]), torch.tensor([3.0]), indexing='xy')
+    m.abs_()
+    n.fill_(2)
+    result = [m, n]
+""")
+case("copy_into_itself_expanded", """
+    e = torch.tensor([[1.0, 2.0]]).expand(2, 1, 2)
+    e.copy_(e)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    y.copy_(y)
+    result = [e._version, y.grad_fn, y._version]
+""")
+
+# ---- small forward differences ----------------------------------------------------------------
+
+case("mean_of_0d_with_dim_is_a_new_tensor", """
+    x = torch.tensor(-1.25, requires_grad=True)
+    m = x.mean(0, keepdim=True)
+    m.clamp_(min=0)
+    n = x.mean(-1)
+    with torch.no_grad():
+        n.fill_(0.5)
+    result = [x, m, n, m.grad_fn]
+""")
+case("var_of_empty_warns_by_numel", """
+    x = torch.zeros((2, 0))
+    result = [x.var(-2), x.var(-1), x.std(-2), torch.zeros((1, 0)).var(0)]
+""")
+case("var_backward_of_empty_no_numpy_warning", """
+    x = torch.zeros((0,), requires_grad=True)
+    x.var().backward()
+    y = torch.zeros((1, 0), requires_grad=True)
+    g, = torch.autograd.grad(y.var(), [y])
+    result = [x.grad, g]
+""")
+case("advanced_index_result_contiguous", """
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    r = []
+    for k in (lambda: x[:, [0, 0]], lambda: x.t()[:, [0, 0]], lambda: x[:, [[0, 1], [1, 0]]],
+              lambda: x[[0, 1], :][:, [1]], lambda: x[..., [2, 0]], lambda: x[None, :, [1]]):
+        y = k()
+        r.append((y.stride(), y.is_contiguous(), y.view(-1)))
+    result = r
+""")
+case("permute_backward_of_0d_create_graph", """
+    x = torch.tensor(-1.25, requires_grad=True)
+    g, = torch.autograd.grad(x.permute(()).sum(), [x], create_graph=True)
+    result = [g, g.grad_fn]
+""")
