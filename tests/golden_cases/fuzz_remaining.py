@@ -250,3 +250,37 @@ case("permute_backward_of_0d_create_graph", """
     g, = torch.autograd.grad(x.permute(()).sum(), [x], create_graph=True)
     result = [g, g.grad_fn]
 """)
+
+# ---- double backward of the piecewise losses ------------------------------------------------
+
+_PIECEWISE = """
+    import sys
+    x = torch.tensor([[0.3, -2.0, 1.5], [0.0, 0.7, -0.2]], dtype=torch.float64, requires_grad=True)
+    t = torch.tensor([[0.1, 0.5, -1.5], [0.0, 1.0, 0.3]], dtype=torch.float64, requires_grad=True)
+    l = LOSS(x * 1, t, **KW)
+    gx, gt = torch.autograd.grad(l.sum(), [x, t], create_graph=True)
+    h = (gx * torch.arange(6.).reshape(2, 3) + gt).sum()
+    a, b = torch.autograd.grad(h, [x, t], create_graph=True, allow_unused=True)
+    go = torch.ones(() if KW.get("reduction") != "none" else (2, 3), dtype=torch.float64,
+                    requires_grad=True)
+    gx2, = torch.autograd.grad(l, [x], go, create_graph=True)
+    q, = torch.autograd.grad((gx2 * torch.arange(6.).reshape(2, 3)).sum(), [go], create_graph=True)
+    result = [gx, gt, q, gx.grad_fn, gt.grad_fn, q.grad_fn]
+    if kw.get("beta") != 0.0:  # (l1_loss's: a ZeroTensor through the product, in torch)
+        result += [a, b]
+"""
+for _i, (_loss, _kw) in enumerate([
+        ("F.huber_loss", "{}"), ("F.smooth_l1_loss", "{}"),
+        ("F.huber_loss", "{'reduction': 'sum'}"), ("F.smooth_l1_loss", "{'reduction': 'none'}"),
+        ("F.huber_loss", "{'delta': 0.5, 'reduction': 'none'}"),
+        ("F.smooth_l1_loss", "{'beta': 0.0}"),
+        ("F.smooth_l1_loss", "{'beta': 2.0, 'reduction': 'sum'}")]):
+    case(f"piecewise_loss_double_backward_{_i}",
+         _PIECEWISE.replace("LOSS", _loss).replace("KW", "kw").replace(
+             "    import sys", f"    kw = {_kw}"))
+case("piecewise_loss_double_backward_0d", """
+    x = torch.tensor(0.5, requires_grad=True)
+    g, = torch.autograd.grad(F.smooth_l1_loss(x, x * 2, reduction='sum'), [x], create_graph=True)
+    h, = torch.autograd.grad(F.huber_loss(x, x * 3), [x], create_graph=True)
+    result = [g, h, g.grad_fn, h.grad_fn]
+""")
