@@ -16,9 +16,10 @@ from .._dtype import bool_, from_numpy_dtype, int64, uint8
 from .._dtype import dtype as DType
 from .._messages import scalar_name as _scalar_name
 from . import common as c
-from .arithmetic import div_scalar
+from .arithmetic import div_scalar, mul_scalar
 from .common import Node, Tensor, norm_dim, norm_dims
 from .comparison import choose
+from .indexing import masked_fill
 from .join_split import cat
 from .record import make, node_for, record
 from .summation import torch_sum
@@ -206,6 +207,9 @@ class VarBackward0(Node):
     def backward(self, g: Any) -> Any:
         x = self.saved("self")
         dims = self._saved["dim"]
+        if isinstance(x, Tensor) or isinstance(g, Tensor):
+            return _var_backward(g, x, dims, self._saved["correction"], self._saved["keepdim"],
+                                 self.full)
         n = _count(x.shape, dims)
         if not self._saved["keepdim"]:
             g = c.reshape(g, _keepdim_shape(x.shape, dims))
@@ -228,11 +232,32 @@ class StdBackward0(Node):
     def backward(self, g: Any) -> Any:
         x, y = self.saved("self"), self.saved("result")
         dims = self._saved["dim"]
+        if isinstance(x, Tensor) or isinstance(g, Tensor):  # torch's std_backward, recorded
+            two_y = mul_scalar(y, 2.0)
+            gv = masked_fill(g / two_y, y == 0, 0)
+            return _var_backward(gv, x, dims, self._saved["correction"], self._saved["keepdim"],
+                                 self.full)
         n = _count(x.shape, dims)
         m = c.sum_keep(x, dims) / n
         g, y = _unreduce(self._saved["keepdim"], x.shape, dims, g, y)
         scale = choose(y == 0, 0.0, g / ((n - self._saved["correction"]) * y))  # as torch
         return scale * (x - m)
+
+
+def _var_backward(g: Tensor, x: Tensor, dims: tuple, correction: Any, keepdim: bool,
+                  full: bool) -> Tensor:
+    """torch's ``var_backward`` on Tensors (create_graph): (2 / (n - correction)) * g *
+    (x - mean), with g's reduced dims unsqueezed back; nan/inf when n <= correction."""
+    if full:
+        dof = x.numel() - correction
+        if dof <= 0:
+            return g * choose(x == x.mean(), float("nan"), float("inf"))
+        diff = x - x.mean()  # C++ evaluates the right operand first
+        return mul_scalar(g, 2.0 / dof) * diff
+    if not keepdim and x.ndim > 1:
+        g = _restore(g, x.shape, dims)
+    diff = x - x.mean(dims, keepdim=True)
+    return mul_scalar(g, 2.0 / (_count(x.shape, dims) - correction)) * diff
 
 
 def _var(x: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, std: bool) -> Tensor:

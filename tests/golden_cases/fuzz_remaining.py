@@ -284,3 +284,23 @@ case("piecewise_loss_double_backward_0d", """
     h, = torch.autograd.grad(F.huber_loss(x, x * 3), [x], create_graph=True)
     result = [g, h, g.grad_fn, h.grad_fn]
 """)
+
+# ---- std/var backward under create_graph: torch's std_backward and var_backward -----------------
+
+case("std_var_double_backward_graphs", """
+    base = torch.tensor([[[0.3, -2.0, 1.5, 0.2], [0.0, 0.7, -0.2, 0.1], [1.0, 1.0, 1.0, 1.0]],
+                         [[1.3, -1.0, 0.5, 0.2], [2.0, 0.7, -1.2, 0.1], [0.5, 0.5, 0.5, 0.5]]],
+                        dtype=torch.float64)
+    r = []
+    for f in (lambda x: x.std(), lambda x: x.var(), lambda x: x.std(0), lambda x: x.var(-1),
+              lambda x: x.std(-1, keepdim=True), lambda x: x.std((0, 2)),
+              lambda x: x.var((0, 1), correction=0), lambda x: x[0, 0].std(0),
+              lambda x: x[0, 0, :1].std(), lambda x: x.std(1, correction=3),
+              lambda x: x[0, 2].std()):
+        x = base.clone().requires_grad_()
+        g, = torch.autograd.grad(f(x).sum(), [x], create_graph=True)
+        h, = torch.autograd.grad((g * torch.arange(24.).reshape(2, 3, 4)).sum(), [x],
+                                 allow_unused=True)
+        r.append((g, g.grad_fn, h))
+    result = r
+""")
