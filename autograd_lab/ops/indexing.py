@@ -21,7 +21,15 @@ from . import common as c
 from .common import Node, Tensor, norm_dim
 from .comparison import choose
 from .record import make, node_for, record, record_view
-from .views import AliasBackward0, _select, embed, slice_dim, unsqueeze
+from .views import (
+    AliasBackward0,
+    IndexAddBackward0,
+    IndexPutImplBackward0,
+    _select,
+    embed,
+    slice_dim,
+    unsqueeze,
+)
 
 
 class IndexBackward0(Node):
@@ -32,7 +40,8 @@ class IndexBackward0(Node):
     freed_saved = ("indices",)
 
     def backward(self, g: Any) -> Any:
-        return embed(g, self._saved["self_sym_sizes"], self._saved["indices"])
+        return embed(g, self._saved["self_sym_sizes"], self._saved["indices"],
+                     IndexPutImplBackward0, accumulate=True)
 
 
 def _is_advanced(k: Any) -> bool:
@@ -452,7 +461,7 @@ class IndexSelectBackward0(Node):
     def backward(self, g: Any) -> Any:
         d = self._saved["dim"]
         key = (slice(None),) * d + (self.idx,)
-        return embed(g, self._saved["self_sym_sizes"], key)
+        return embed(g, self._saved["self_sym_sizes"], key, IndexAddBackward0, dim=d, alpha=1)
 
 
 def index_select(x: Tensor, dim: int, index: Tensor) -> Tensor:
@@ -570,6 +579,13 @@ class EmbeddingBackward0(Node):
     def backward(self, g: Any) -> Any:
         idx = self.saved("indices")
         idx = idx._data if isinstance(idx, Tensor) else idx
+        if isinstance(g, Tensor):  # create_graph: one node, torch's embedding_dense_backward
+            data = self.backward(g._data)
+            out, node = record(EmbeddingDenseBackwardBackward0, data, g.dtype, g)
+            if node is not None:
+                node.idx, node.grad_shape = idx, g._data.shape
+                node._saved.update(indices=idx, padding_idx=self._saved["padding_idx"])
+            return out
         n = self._saved["weight_sym_argsize_0"]
         shape = (n,) + tuple(g.shape[idx.ndim:])
         flat = idx.reshape(-1)
@@ -580,6 +596,23 @@ class EmbeddingBackward0(Node):
             flat = flat[keep]
             gi = gi[make(keep, bool_, None)] if isinstance(gi, Tensor) else gi[keep]
         return embed(gi, shape, (flat,))
+
+
+class EmbeddingDenseBackwardBackward0(Node):
+    """y = embedding_dense_backward(g, indices): zeros with g's rows added at the indices;
+    dg = the rows of gy at the indices (none at padding_idx)"""
+
+    saved_names = ("indices", "padding_idx")
+
+    def backward(self, gy: Any) -> Any:
+        flat = self.idx.reshape(-1)
+        rows = gy[make(flat, int64, None)] if isinstance(gy, Tensor) else gy[flat]
+        pad = self._saved["padding_idx"]
+        if 0 <= pad:
+            keep = (flat != pad).astype(rows.dtype.np if isinstance(rows, Tensor) else rows.dtype)
+            keep = keep.reshape((-1,) + (1,) * (rows.ndim - 1))
+            rows = rows * (make(keep, rows.dtype, None) if isinstance(rows, Tensor) else keep)
+        return rows.reshape(self.grad_shape)
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:

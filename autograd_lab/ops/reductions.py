@@ -257,7 +257,8 @@ def _var_backward(g: Tensor, x: Tensor, dims: tuple, correction: Any, keepdim: b
     if not keepdim and x.ndim > 1:
         g = _restore(g, x.shape, dims)
     diff = x - x.mean(dims, keepdim=True)
-    return mul_scalar(g, 2.0 / (_count(x.shape, dims) - correction)) * diff
+    dof = _count(x.shape, dims) - correction
+    return mul_scalar(g, 2.0 / dof if dof else float("inf")) * diff  # C++'s 2.0 / 0: inf
 
 
 def _var(x: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, std: bool) -> Tensor:

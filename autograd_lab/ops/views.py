@@ -21,22 +21,53 @@ from .record import make, node_for, record, record_view, view_output
 # ---- gradient scatter (differentiable, for create_graph) ------------------------------------
 
 class EmbedBackward0(Node):
-    """z = zeros(shape) with g added at ``key``;  dg = gz[key]"""
+    """z = zeros(shape) with g added at ``key``;  dg = gz[key]. torch names the node by the
+    backward formula it records: ``select_backward``, ``slice_backward`` ... (subclasses)."""
 
-    saved_names = ("key",)
+    saved_names: tuple[str, ...] = ()
+    into_zeros = False  # an ``index_put_``/``index_add_`` into zeros: an edge for the zeros
 
     def backward(self, gz: Any) -> Any:
-        return gz[self._saved["key"]]
+        g = gz[self.key]
+        return (None, g) if self.into_zeros else g
 
 
-def embed(g: Any, shape: tuple, key: Any) -> Any:
-    """zeros(shape) with ``g`` added at ``key`` (repeated indices accumulate)."""
+class SelectBackwardBackward0(EmbedBackward0):
+    __doc__ = EmbedBackward0.__doc__
+    saved_names = ("dim", "index")
+
+
+class SliceBackwardBackward0(EmbedBackward0):
+    __doc__ = EmbedBackward0.__doc__
+    saved_names = ("dim", "end", "start", "step")
+
+
+class IndexPutImplBackward0(EmbedBackward0):
+    __doc__ = EmbedBackward0.__doc__
+    saved_names = ("accumulate", "indices")
+    into_zeros = True
+
+
+class IndexAddBackward0(EmbedBackward0):
+    __doc__ = EmbedBackward0.__doc__
+    saved_names = ("alpha", "dim", "index", "source_dim")
+    into_zeros = True
+
+
+def embed(g: Any, shape: tuple, key: Any, cls: type[EmbedBackward0] = EmbedBackward0,
+          **saved: Any) -> Any:
+    """zeros(shape) with ``g`` added at ``key`` (repeated indices accumulate); on a Tensor
+    recorded as ``cls`` (saving ``saved``)."""
     if isinstance(g, Tensor):
         data = np.zeros(shape, dtype=g.dtype.np)
         np.add.at(data, _np_key(key), g._data)
-        out, node = record(EmbedBackward0, data, g.dtype, g)
+        if cls.into_zeros:
+            out, node = record(cls, data, g.dtype, make(np.zeros(()), g.dtype, None), g)
+        else:
+            out, node = record(cls, data, g.dtype, g)
         if node is not None:
-            node._saved["key"] = key
+            node.key = key
+            node._saved.update(saved)
         return out
     out = np.zeros(shape, dtype=np.result_type(g))
     np.add.at(out, key, g)
@@ -491,7 +522,8 @@ class SelectBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         d, i = self._saved["dim"], self._saved["index"]
-        return embed(g, self._saved["self_sym_sizes"], (slice(None),) * d + (i,))
+        return embed(g, self._saved["self_sym_sizes"], (slice(None),) * d + (i,),
+                     SelectBackwardBackward0, dim=d, index=i)
 
 
 def select(x: Tensor, dim: int, index: int) -> Tensor:
@@ -523,7 +555,8 @@ class SliceBackward0(Node):
     def backward(self, g: Any) -> Any:
         s = self._saved
         key = (slice(None),) * s["dim"] + (slice(s["start"], s["end"], s["step"]),)
-        return embed(g, s["self_sym_sizes"], key)
+        return embed(g, s["self_sym_sizes"], key, SliceBackwardBackward0, dim=s["dim"],
+                     start=s["start"], end=s["end"], step=s["step"])
 
 _INT64_MAX = 2**63 - 1
 
