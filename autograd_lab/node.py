@@ -385,7 +385,7 @@ def accumulate_grad(var: Tensor, g: Any, create_graph: bool, version: int = 0) -
             g = g.astype(var.dtype.np)  # gradient to its input's dtype (a wider one is ours)
         elif type(g) is np.ndarray and any(st < 0 for st in g.strides):
             g = np.ascontiguousarray(g)  # numpy's flip is a view; torch's is a new tensor
-        if type(g) is ZeroGrad:  # torch's ZeroTensor becomes ``.grad`` as it is
+        if type(g) is ZeroGrad and _obeys_layout(g, var._data):  # a ZeroTensor kept as is
             var._grad = _make(np.array(g, dtype=var.dtype.np), var.dtype, None)
             var._grad._zero = True
         elif create_graph or not _stolen(g, var):

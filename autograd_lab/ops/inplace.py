@@ -99,7 +99,7 @@ def write_into(t: Tensor, data: Any) -> None:
     np.copyto(t._data, src, casting="unsafe")
 
 
-def regenerate_views(t: Tensor) -> None:
+def regenerate_views(t: Tensor, skip: Any = None) -> None:
     """After an in-place change of ``t`` (and of its history): every other view recorded on
     the same version counter gets a new ``grad_fn``, ``AsStridedBackward0`` into its base's
     -- torch regenerates a view's node once its base or another alias of it was changed. One
@@ -108,13 +108,14 @@ def regenerate_views(t: Tensor) -> None:
     views = getattr(t._vc, "views", None)
     if not views:
         return
+    skip = t if skip is None else skip
     alive = []
     for ref in views:
         v = ref()
         if v is None:
             continue
         alive.append(ref)
-        if v is t or type(v) is not Tensor:
+        if v is skip or type(v) is not Tensor:
             continue
         fn = v.grad_fn
         if fn is None:
@@ -128,6 +129,9 @@ def regenerate_views(t: Tensor) -> None:
         node.base_shape, node.view_fn = base._data.shape, v.__dict__["_view_fn"]
         v.grad_fn, v._output_nr = node, 0
     views[:] = alive
+
+
+_NOTHING: Any = object()  # a ``skip`` that is no view
 
 
 class StaleMultiView(Tensor):
@@ -216,6 +220,8 @@ class CopySlices(Node):
         if isinstance(g, Tensor):  # create_graph: the same steps as differentiable ops
             grads = fn.apply([_take_region(g, self.view_fn)]) if fn is not None else (None,)
             keep = np.ones(g._data.shape, dtype=g.dtype.np)
+            if grads[0] is not None and repeats_elements(self.view_fn(keep)):
+                raise RuntimeError(msg.INTERNAL_OVERLAP)  # torch copies into the region
             self.view_fn(keep)[...] = 0
             gb = g * make(keep, g.dtype, None)
             if grads[0] is not None:
@@ -224,6 +230,8 @@ class CopySlices(Node):
         gb = np.array(g, copy=True)
         region = self.view_fn(gb)
         grads = fn.apply([np.array(region, copy=True)]) if fn is not None else (None,)
+        if grads[0] is not None and repeats_elements(region):
+            raise RuntimeError(msg.INTERNAL_OVERLAP)  # torch copies into the region
         region[...] = 0 if grads[0] is None else grads[0]
         return (gb, *grads[1:])
 
@@ -235,8 +243,19 @@ class AsStridedBackward0(Node):
         if isinstance(g, Tensor):
             return _put_region(g, self.view_fn, self.base_shape)
         z = np.zeros(self.base_shape, dtype=np.result_type(g))
-        self.view_fn(z)[...] = g
+        _scatter_region(z, self.view_fn, g)
         return z
+
+
+def _scatter_region(z: np.ndarray, view_fn: Callable, g: Any) -> None:
+    """Write ``g`` into the region of ``z`` (a fresh array) a view covers; where the view
+    repeats elements (an expanded one) their gradients add up, as in torch."""
+    region = view_fn(z)
+    if not repeats_elements(region):
+        region[...] = g
+        return
+    flat = view_fn(np.arange(z.size).reshape(z.shape))
+    np.add.at(z.reshape(-1), flat, np.broadcast_to(g, flat.shape))
 
 
 class AsStridedScatterBackward0(Node):
@@ -259,7 +278,7 @@ def _take_region(g: Tensor, view_fn: Callable) -> Tensor:
 def _put_region(r: Tensor, view_fn: Callable, shape: tuple) -> Tensor:
     """Zeros of ``shape`` with ``r`` in a view's region, differentiable (create_graph)."""
     z = np.zeros(shape, dtype=r.dtype.np)
-    view_fn(z)[...] = r._data
+    _scatter_region(z, view_fn, r._data)
     out, node = record(AsStridedScatterBackward0, z, r.dtype, r)
     if node is not None:
         node.view_fn = view_fn
@@ -364,8 +383,12 @@ def _assign(x: Tensor, np_key: Any, value: Any) -> None:
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
     """``x[key] = value``: an in-place write, recorded when x or value requires grad."""
-    _setitem(x, sequence_key(key), value)
-    regenerate_views(x)
+    key = sequence_key(key)
+    _setitem(x, key, value)
+    keys = key if isinstance(key, tuple) else (key,)
+    # torch writes into the view ``x[key]``: a view ``x`` is regenerated too
+    regenerate_views(x, None if x._base is None or any(_is_advanced(k) for k in keys)
+                     else _NOTHING)
 
 
 def _setitem(x: Tensor, key: Any, value: Any) -> None:

@@ -329,3 +329,41 @@ case("embedding_double_backward_node", """
         r.append((g, g.grad_fn, h))
     result = r
 """)
+case("setitem_on_view_regenerates_it", """
+    x = torch.tensor(0.5, requires_grad=True)
+    v2 = x * 1
+    v6 = v2.expand(2, *v2.shape)
+    v6[0] = 2.0
+    w = torch.tensor([0.5, 1.0], requires_grad=True) * 1
+    a = w[None]
+    a[0] = 2.0
+    b = w[None]
+    b[0, 1] = 3.0
+    result = [v6.grad_fn, v6.grad_fn.next_functions, v2.grad_fn, a.grad_fn, b.grad_fn, w.grad_fn]
+""")
+case("expanded_view_changed_gradients_add_up", """
+    v1 = torch.tensor([-1.25, 2.0], requires_grad=True)
+    r = []
+    v2 = v1.clone()
+    v3 = v2.expand(2, *v2.shape)
+    v3[0].add_(1)
+    r.append(torch.autograd.grad(v3.sum(), [v1]))
+    v2 = v1.clone()
+    v3 = v2.expand(3, *v2.shape)
+    v3[0].mul_(2)
+    g, = torch.autograd.grad((v3 * torch.arange(6.).reshape(3, 2, 1)).sum(), [v1],
+                             create_graph=True)
+    r.append(g)
+    result = r
+""")
+case("expanded_view_filled_backward_refused", """
+    v1 = torch.tensor([-1.25, 2.0], requires_grad=True)
+    v3 = v1.clone().expand(2, 2)
+    v3.zero_()
+    torch.autograd.grad(v3.sum(), [v1])
+""")
+case("sgn_grad_of_transposed_leaf_is_ordinary", """
+    x = torch.tensor([[-0.5, 0.75], [1.5, 1.25]]).t().requires_grad_()
+    torch.sgn(x).sum().backward()
+    result = [x.grad, x.grad._is_zerotensor(), x.grad.stride()]
+""")
