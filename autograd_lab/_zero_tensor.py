@@ -32,3 +32,10 @@ class ZeroGrad(np.ndarray):
             return np.zeros_like(res).view(ZeroGrad)  # zero * x, zero + zero: ZeroTensors
         return res
 
+
+
+def zero_grad(shape: tuple, dtype: np.dtype) -> ZeroGrad:
+    """A fresh zero gradient (its own memory, as torch's gradient layout contract wants)."""
+    z = ZeroGrad(shape, dtype)
+    z.fill(0)
+    return z

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._zero_tensor import ZeroGrad
+from .._zero_tensor import zero_grad
 from . import common as c
 from .arithmetic import _pow_data, add_scalar, div_scalar, mul_scalar, pow_scalar, sub
 from .common import Node, Tensor
@@ -219,7 +219,7 @@ class SgnBackward0(Node):
         if isinstance(z, Tensor):
             z._zero = True
             return z
-        return z.view(ZeroGrad)
+        return zero_grad(z.shape, z.dtype)
 
 
 def sgn(x: Any) -> Any:

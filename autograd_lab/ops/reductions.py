@@ -340,6 +340,12 @@ class ProdBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         x, y = self.saved("self"), self.saved("result")
+        if isinstance(x, Tensor) or isinstance(g, Tensor):  # torch's prod_backward, recorded
+            if not x.ndim:
+                return g
+            if not (x._data == 0).any():
+                return g * (y / x)
+            return _prod_safe_zeros_backward(g, x.contiguous().view(-1), 0).view_as(x)
         others = _prod_others(c.reshape(x, (-1,)), c.reshape(y, (1,)), 0)
         return g * c.reshape(others, x.shape)
 
@@ -356,7 +362,25 @@ class ProdBackward1(Node):
             return g
         if not self._saved["keepdim"]:
             g, y = c.unsqueeze(g, d), c.unsqueeze(y, d)
+        if isinstance(x, Tensor) or isinstance(g, Tensor):  # torch's prod_backward, recorded
+            if not (x._data == 0).any():
+                return g * (y / x)
+            return _prod_safe_zeros_backward(g, x, d)
         return g * _prod_others(x, y, d)
+
+
+def _prod_safe_zeros_backward(g: Tensor, x: Tensor, d: int) -> Tensor:
+    """torch's ``prod_safe_zeros_backward``: g times the product of the elements before each
+    one (a shifted cumprod) and of those after it (the same, flipped) -- no division."""
+    if not x.numel():
+        return g.expand_as(x)
+    shape = list(x.shape)
+    shape[d] = 1
+    ones = make(np.ones(shape, dtype=x.dtype.np), x.dtype, None)
+    n = x.shape[d]
+    before = cat([ones, x.narrow(d, 0, n - 1)], d).cumprod(d)
+    after = cat([ones, x.narrow(d, 1, n - 1).flip(d)], d).cumprod(d).flip(d)
+    return g * (before * after)
 
 
 def prod(x: Tensor, dim: Any = None, keepdim: bool = False, *,

@@ -367,3 +367,27 @@ case("sgn_grad_of_transposed_leaf_is_ordinary", """
     torch.sgn(x).sum().backward()
     result = [x.grad, x.grad._is_zerotensor(), x.grad.stride()]
 """)
+
+# ---- prod backward under create_graph: torch's prod_backward --------------------------------------
+
+case("prod_double_backward_graphs", """
+    r = []
+    for vals in ([[1.5, -2.0], [0.5, 3.0]], [[1.5, 0.0], [0.5, 3.0]], [[0.0, 0.0], [0.5, 3.0]]):
+        for f in (lambda x: x.prod(), lambda x: x.prod(0), lambda x: x.prod(1, keepdim=True),
+                  lambda x: x[0, 0].prod(), lambda x: x[:0].prod(), lambda x: x[:, :0].prod(1)):
+            x = torch.tensor(vals, dtype=torch.float64, requires_grad=True)
+            g, = torch.autograd.grad(f(x).sum(), [x], create_graph=True)
+            h = None
+            if g.requires_grad:
+                h, = torch.autograd.grad((g * torch.arange(4.).reshape(2, 2)).sum(), [x],
+                                         allow_unused=True)
+            r.append((g, g.grad_fn, h))
+    result = r
+""")
+case("sgn_grad_of_empty_is_zero_tensor", """
+    x = torch.zeros((1, 0), requires_grad=True)
+    (torch.sgn(x) * 1).sum().backward()
+    y = torch.zeros((0,), requires_grad=True)
+    torch.sgn(y.clone()).sum().backward()
+    result = [x.grad._is_zerotensor(), y.grad._is_zerotensor(), repr(x.grad)]
+""")
