@@ -413,10 +413,14 @@ class LinalgVectorNormBackward0(Node):
     def backward(self, g: Any) -> Any:
         x, y = self.saved("self"), self.saved("result")
         p, dims = self._saved["ord"], self._saved["dim"]
-        if x.shape:
-            g, y = _unreduce(self._saved["keepdim"], x.shape, dims, g, y)
         if p == 0:  # torch returns no gradient at all: x.grad stays None
             return None
+        if isinstance(x, Tensor) or isinstance(g, Tensor):  # torch's norm_backward, recorded
+            if x.shape and not self.all_dims:  # (no dims given: nothing to unsqueeze)
+                g, y = _unreduce(self._saved["keepdim"], x.shape, dims, g, y)
+            return _norm_backward(g, x, y, p, dims)
+        if x.shape:
+            g, y = _unreduce(self._saved["keepdim"], x.shape, dims, g, y)
         if p == 1:
             return g * c.sign(x)
         if p == 2:
@@ -432,6 +436,25 @@ class LinalgVectorNormBackward0(Node):
             if p < 2:
                 return c.sign(x) * c.absolute(x) ** (p - 1) * scale
             return x * c.absolute(x) ** (p - 2) * scale
+
+
+def _norm_backward(g: Tensor, x: Tensor, y: Tensor, p: float, dims: tuple) -> Tensor:
+    """torch's ``norm_backward`` on Tensors (create_graph), step by step as it records."""
+    if p == 1:
+        return x.sgn() * g
+    if p == 2:
+        return g * (x / y).masked_fill_(y == 0, 0)
+    if p == float("inf") or p == float("-inf"):
+        ax = x.abs()
+        mask = ax.eq(y).logical_or(ax.isnan())
+        return x.sgn() * ((g / mask.sum(dims, True)) * mask)
+    if p < 1:
+        scaled = x.sgn() * x.abs().pow_(p - 1).masked_fill_(x == 0, 0)
+        return scaled * g * y.pow(1 - p)
+    scaled = x.sgn() * x.abs().pow_(p - 1) if p < 2 else x * x.abs().pow_(p - 2)
+    scale = g / y.pow(p - 1)
+    scale.masked_fill_(y == 0, 0)
+    return scaled * scale
 
 
 def _norm_data(a: np.ndarray, p: Any, axes: tuple, keepdim: bool) -> np.ndarray:
@@ -494,6 +517,7 @@ def norm(x: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     out, node = record(LinalgVectorNormBackward0, v, c.float_dtype(x), x)
     if node is not None:
         node._saved.update(ord=p, dim=dims, keepdim=keepdim)
+        node.all_dims = dim is None
         node.save("self", x)
         node.save_output("result", out)
         c.show_saved(node, dim=c.shown_dims(dim))

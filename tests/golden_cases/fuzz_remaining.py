@@ -391,3 +391,18 @@ case("sgn_grad_of_empty_is_zero_tensor", """
     torch.sgn(y.clone()).sum().backward()
     result = [x.grad._is_zerotensor(), y.grad._is_zerotensor(), repr(x.grad)]
 """)
+
+# ---- norm backward under create_graph: torch's norm_backward (graphs) ---------------------------
+
+case("norm_double_backward_graphs", """
+    r = []
+    for vals in ([[1.5, -2.0, 0.0], [0.5, 3.0, -3.0]], [[0.0, 0.0, 0.0], [0.5, 3.0, -3.0]]):
+        for p in (1, 2, float('inf'), float('-inf'), -1, 0.5, 1.5, 3, 0):
+            for f in (lambda x: x.norm(p), lambda x: x.norm(p, dim=1),
+                      lambda x: x.norm(p, dim=0, keepdim=True), lambda x: x[0, 0].norm(p),
+                      lambda x: x.norm(p, dim=(0, 1))):
+                x = torch.tensor(vals, dtype=torch.float64, requires_grad=True)
+                g, = torch.autograd.grad(f(x).sum(), [x], create_graph=True, allow_unused=True)
+                r.append(None if g is None else g.grad_fn)
+    result = r
+""")
