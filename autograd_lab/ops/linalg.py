@@ -188,7 +188,14 @@ class BmmBackward0(Node):
     """C = A @ B (batched);  dA = g @ B^T,  dB = A^T @ g"""
 
     saved_names = ("self", "mat2")
-    backward = MmBackward0.backward  # swap_last transposes each matrix of a batch
+
+    def backward(self, g: Any) -> tuple:
+        if not isinstance(g, Tensor):
+            return MmBackward0.backward(self, g)  # swap_last transposes each matrix of a batch
+        nf = self.next_functions  # create_graph: torch's bmm formulas, bmm and transpose nodes
+        ga = bmm(g, self.saved("mat2").transpose(1, 2)) if nf[0][0] is not None else None
+        gb = bmm(self.saved("self").transpose(1, 2), g) if nf[1][0] is not None else None
+        return ga, gb
 
 
 def bmm(a: Tensor, b: Tensor) -> Tensor:

@@ -406,3 +406,16 @@ case("norm_double_backward_graphs", """
                 r.append(None if g is None else g.grad_fn)
     result = r
 """)
+
+case("bmm_double_backward_graphs", """
+    r = []
+    for shp in ((2, 1, 3), (2, 3, 4)):
+        x = torch.arange(float(shp[0] * shp[1] * shp[2])).reshape(shp).requires_grad_()
+        y = x @ x.mT
+        g, = torch.autograd.grad(y.sum(), [x], create_graph=True)
+        r.append((y.grad_fn, g, g.grad_fn))
+    w = torch.arange(24.).reshape(2, 3, 4).requires_grad_()
+    g, = torch.autograd.grad(torch.bmm(w, w.mT).sum(), [w], create_graph=True)
+    r.append((g, g.grad_fn))
+    result = r
+""")
