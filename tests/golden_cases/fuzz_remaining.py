@@ -419,3 +419,15 @@ case("bmm_double_backward_graphs", """
     r.append((g, g.grad_fn))
     result = r
 """)
+
+case("amax_amin_double_backward_graphs", """
+    r = []
+    for vals in ([[1.5, -2.0, 1.5], [0.5, 3.0, -3.0]], [[1.0, float('nan'), 2.0], [1.0, 2.0, 3.0]]):
+        for f in (lambda x: x.amax(), lambda x: x.amin(1), lambda x: x.amax(0, keepdim=True),
+                  lambda x: x[0, 0].amax(), lambda x: x.amax((0, 1)),
+                  lambda x: x.amin(-1).erf()):
+            x = torch.tensor(vals, dtype=torch.float64, requires_grad=True)
+            g, = torch.autograd.grad(f(x).sigmoid().sum(), [x], create_graph=True)
+            r.append((g, g.grad_fn))
+    result = r
+""")
