@@ -431,3 +431,15 @@ case("amax_amin_double_backward_graphs", """
             r.append((g, g.grad_fn))
     result = r
 """)
+
+case("comparison_in_promoted_dtype", """
+    a = torch.tensor(-0.95, dtype=torch.float64)
+    b = torch.tensor([-0.19, -0.95], dtype=torch.float32)
+    i = torch.tensor([1, 2])
+    f16 = torch.tensor([1.0, 2.5], dtype=torch.float16)
+    result = [torch.eq(a, b), a == b, b == a, torch.ne(a, b), a < b, torch.le(b, a),
+              i == torch.tensor(1.5), i < torch.tensor([1.5, 2.5]),
+              f16 == torch.tensor(2.5, dtype=torch.float64),
+              torch.tensor(16777217) == torch.tensor([16777216.0]),
+              torch.tensor([0.1], dtype=torch.float64) == torch.tensor(0.1)]
+""")
