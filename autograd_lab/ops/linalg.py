@@ -106,7 +106,10 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})"
         )
     _float_check(a, b, "mm")
-    out, node = record(MmBackward0, a._data @ b._data, a.dtype, a, b)
+    # one inner element: each entry a single product, signed zeros kept (as torch's gemm;
+    # numpy's matmul adds it to +0)
+    data = a._data @ b._data if k != 1 else a._data * b._data
+    out, node = record(MmBackward0, data, a.dtype, a, b)
     if node is not None:
         _save_factors(node, a, b, "self", "mat2")
         s = node._saved

@@ -443,3 +443,13 @@ case("comparison_in_promoted_dtype", """
               torch.tensor(16777217) == torch.tensor([16777216.0]),
               torch.tensor([0.1], dtype=torch.float64) == torch.tensor(0.1)]
 """)
+
+case("mm_with_one_inner_element_keeps_signed_zeros", """
+    a = torch.tensor([[0.0], [1.0], [-2.0]])
+    b = torch.tensor([[-1.0, 0.0, 3.0]])
+    x = torch.tensor([[0.0], [1.0], [-2.0]], requires_grad=True)
+    y = x @ x.t()
+    y.sum().backward()
+    result = [torch.mm(a, b), a @ b, torch.mm(a, b).reciprocal(), torch.atan2(torch.mm(a, b), a),
+              y, x.grad]
+""")
