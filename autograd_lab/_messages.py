@@ -19,6 +19,22 @@ INPLACE_HINT_ANOMALY = (
     "Hint: the backtrace further above shows the operation that failed to compute its gradient. "
     "The variable in question was changed in there or anywhere later. Good luck!"
 )
+ZERO_TENSOR_IMMUTABLE = (
+    "ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() "
+    "if you want a mutable tensor."
+)
+MASKED_FILL_EXPANDED = (
+    "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar"
+)
+ZERO_TENSOR_COPY = (
+    "ZeroTensors are immutable. Please materialize the tensor using `.clone()`, if you want a "
+    "mutable zero tensor."
+)
+ZERO_TENSOR_NUMPY = (
+    " Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array."
+)
+ZERO_TENSOR_TOLIST = "tolist() shouldn't be called on a tensor with unallocated storage"
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -63,6 +79,14 @@ def multi_view_inplace(nr: int, op: str) -> str:
             "output of a function that returns multiple views. Such functions do not allow the "
             "output views to be modified inplace. You should replace the inplace operation by "
             "an out-of-place one.")
+
+
+def multi_view_regenerated(nr: int, op: str) -> str:
+    """torch's error for using a multi-view op's view after its base changed in place."""
+    return (f"Output {nr} of {op} is a view and its base or another view of its base has been "
+            "modified inplace. This view is the output of a function that returns multiple "
+            "views. Such functions do not allow the output views to be modified inplace. You "
+            "should replace the inplace operation by an out-of-place one.")
 
 
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"

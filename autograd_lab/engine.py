@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from . import _messages as msg
+from ._zero_tensor import ZeroGrad
 from .anomaly_mode import ANOMALY, check_nan, report_error
 from .grad_mode import STATE
 from .listener import Listener, _listeners, copy, current, listen  # noqa: F401  (re-exported)
@@ -113,6 +114,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
             continue
         out = _make(np.array(g, dtype=t.dtype.np, copy=True), t.dtype, None)
         out._vc[0] = run.version(g)  # the gradient as torch returns it: its version too
+        out._zero = type(g) is ZeroGrad
         result.append(out)
     return tuple(result)
 

@@ -29,7 +29,9 @@ class Storage:
     ``detach()`` share; ``.data`` gets a fresh counter (a ``Storage(0)``).
     """
 
-    __slots__ = ("nbytes", "version")
+    # ``views``: weak references to the views recorded on this counter (set on the first),
+    # whose nodes an in-place change through any alias regenerates
+    __slots__ = ("nbytes", "version", "views")
 
     def __init__(self, nbytes: int) -> None:
         self.nbytes = nbytes

@@ -30,6 +30,7 @@ import numpy as np
 from . import _messages as msg
 from ._saved_display import wrapped_number
 from ._torch_names import as_torch_node_class
+from ._zero_tensor import ZeroGrad
 from .anomaly_mode import ANOMALY, record_forward_trace
 from .grad_mode import STATE
 from .hooks import RemovableHandle
@@ -367,6 +368,8 @@ def accumulate_grad(var: Tensor, g: Any, create_graph: bool, version: int = 0) -
         elif create_graph:
             var._grad = var._grad + g
         else:
+            if var._grad._zero:
+                raise RuntimeError(msg.ZERO_TENSOR_IMMUTABLE)
             var._grad._data += g._data
             var._grad._vc[0] += 1
     elif var._grad is None:
@@ -376,7 +379,10 @@ def accumulate_grad(var: Tensor, g: Any, create_graph: bool, version: int = 0) -
             g = g.astype(var.dtype.np)  # gradient to its input's dtype (a wider one is ours)
         elif type(g) is np.ndarray and any(st < 0 for st in g.strides):
             g = np.ascontiguousarray(g)  # numpy's flip is a view; torch's is a new tensor
-        if create_graph or not _stolen(g, var):
+        if type(g) is ZeroGrad and _obeys_layout(g, var._data):  # a ZeroTensor kept as is
+            var._grad = _make(np.array(g, dtype=var.dtype.np), var.dtype, None)
+            var._grad._zero = True
+        elif create_graph or not _stolen(g, var):
             var._grad = _clone_obey_contract(g, var)
         else:  # torch keeps this gradient tensor as it is, with its version
             if g.base is not None or not g.flags.writeable:  # it aliases memory we still use
@@ -386,6 +392,8 @@ def accumulate_grad(var: Tensor, g: Any, create_graph: bool, version: int = 0) -
     elif create_graph or var._grad._rg:
         var._grad = var._grad + _wrap_grad(g)
     else:
+        if var._grad._zero:
+            raise RuntimeError(msg.ZERO_TENSOR_IMMUTABLE)
         var._grad._data += g
         var._grad._vc[0] += 1
     return g

@@ -66,6 +66,8 @@ class Tensor:
     _retains_grad = False
     _is_param = False
     _nograd_view = False  # a view made under no_grad of a tensor requiring grad (no edge back)
+    _late_view = False  # a view whose base came to require grad after it was made (no edge)
+    _zero = False  # torch's ZeroTensor (``_zero_tensor``): a gradient that is zero by construction
 
     def __init__(self, *args: Any) -> None:
         """Legacy constructor: ``Tensor([1, 2])`` (data) or ``Tensor(2, 3)`` (sizes)."""
@@ -91,6 +93,10 @@ class Tensor:
         if value and not self.dtype.is_floating_point:
             raise RuntimeError(msg.SETTER_REQUIRES_GRAD)
         self._rg = bool(value)
+        if "_plain_views" in self.__dict__:
+            _views_follow(self)
+        elif self._late_view:
+            self._nograd_view = self._late_view = False
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` in place; returns self."""
@@ -101,6 +107,10 @@ class Tensor:
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(msg.METHOD_REQUIRES_GRAD)  # torch words this one differently
         self._rg = bool(requires_grad)
+        if "_plain_views" in self.__dict__:
+            _views_follow(self)
+        elif self._late_view:  # now requires grad itself: gradients reach it
+            self._nograd_view = self._late_view = False
         return self
 
     @property
@@ -295,11 +305,15 @@ class Tensor:
         mode)."""
         if self._rg and STATE.enabled and not force:
             raise RuntimeError(msg.NUMPY_REQUIRES_GRAD)
+        if self._zero and not force:
+            raise RuntimeError(msg.ZERO_TENSOR_NUMPY)
         return self._data
 
     def __array__(self, dtype: Any = None) -> np.ndarray:  # no ``copy``: as torch's (numpy warns)
         if self._rg and STATE.enabled:
             raise RuntimeError(msg.NUMPY_REQUIRES_GRAD)
+        if self._zero:
+            raise RuntimeError(msg.ZERO_TENSOR_NUMPY)
         return self._data if dtype is None else self._data.astype(dtype)
 
     def item(self) -> float | int | bool:
@@ -310,7 +324,13 @@ class Tensor:
 
     def tolist(self) -> Any:
         """The elements as (nested) Python lists of numbers."""
+        if self._zero:
+            raise RuntimeError(msg.ZERO_TENSOR_TOLIST)
         return self._data.tolist()
+
+    def _is_zerotensor(self) -> bool:
+        """Whether this is a ZeroTensor (a gradient that is zero by construction)."""
+        return self._zero
 
     def __float__(self) -> float:
         return float(self._scalar())
@@ -384,7 +404,10 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """Same memory and version counter, no graph: a new leaf."""
-        return _make(self._data, self.dtype, None, self._storage, self._vc)
+        out = _make(self._data, self.dtype, None, self._storage, self._vc)
+        if self._zero:
+            out._zero = True
+        return out
 
     def detach_(self) -> Tensor:
         """Make this tensor a leaf that does not require grad, in place."""
@@ -436,6 +459,20 @@ def _dim(d: int, ndim: int, wrap_scalar: bool = True) -> int:
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})"
         )
     return d % n if ndim else 0
+
+
+def _views_follow(base: Tensor) -> None:
+    """The views made of ``base`` while it did not require grad follow its flag, as torch's
+    view's ``requires_grad()`` reads its base's; they stay leaves with no edge back."""
+    rg = base._rg
+    for ref in base.__dict__["_plain_views"]:
+        v = ref()
+        if v is None or v.grad_fn is not None:
+            continue
+        if rg and not v._rg:
+            v._rg = v._nograd_view = v._late_view = True
+        elif not rg and v._late_view:
+            v._rg = v._nograd_view = v._late_view = False
 
 
 def _init(t: Tensor, arr: np.ndarray, dt: dtype, storage: Storage | None = None,

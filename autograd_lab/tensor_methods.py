@@ -27,6 +27,7 @@ from .ops import inplace as I
 from .ops import join_split as J
 from .ops import linalg as L
 from .ops import matrix as X
+from .ops import norms as N
 from .ops import reductions as R
 from .ops import softmax_family as Sm
 from .ops import sorting as S
@@ -268,7 +269,7 @@ METHODS: dict[str, Any] = {
     "argmax": Ex.argmax, "argmin": Ex.argmin, "median": Ex.median, "var": R.var, "std": R.std,
     "prod": R.prod,
     "softmax": Sm.softmax, "log_softmax": Sm.log_softmax, "logsumexp": R.logsumexp,
-    "all": _all, "any": _any, "norm": R.norm, "cumsum": Cu.cumsum,
+    "all": _all, "any": _any, "norm": N.norm, "cumsum": Cu.cumsum,
     "cumprod": Cu.cumprod,
     # linear algebra and matrix structure
     "matmul": L.matmul, "mm": L.mm, "mv": L.mv, "dot": L.dot, "bmm": L.bmm, "trace": L.trace,

@@ -19,7 +19,7 @@ from ..ops import losses as L
 from ..ops import regression_losses as RL
 from ..ops import softmax_family as R
 from ..ops.arithmetic import div_scalar, mul_scalar
-from ..ops.indexing import embedding as _embedding
+from ..ops.embedding import embedding as _embedding
 from ..ops.indexing import one_hot as _one_hot
 from ..ops.inplace import apply_inplace, masked_fill_
 from ..ops.linalg import linear

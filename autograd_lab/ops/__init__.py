@@ -7,14 +7,14 @@
 - ``comparison``: where, comparisons, logic, predicates (only ``where`` has a gradient)
 - ``elementwise``: functions of one tensor (exp, log, sin, relu, rounding, clamp ...);
   ``activation``: the activations of ``nn`` beyond relu/tanh/sigmoid (gelu, silu ...), erf
-- ``reductions``: sum, mean, var/std, prod, norm, logsumexp, count_nonzero, all/any;
+- ``reductions``: sum, mean, var/std, prod, logsumexp, count_nonzero, all/any; ``norms``: norm;
   ``extremes``: max/min, amax/amin, argmax/argmin, median
 - ``softmax_family``: softmax, log_softmax; ``losses``: nll, mse, binary cross-entropy;
   ``regression_losses``: smooth L1, Huber, KL divergence
 - ``backward_ops``: the functions backward formulas are written in (``tanh_backward`` ...), with
   nodes of their own (``TanhBackwardBackward0``) for graphs recorded under ``create_graph``
 - ``views``: reshape, transpose, squeeze, expand, select, slice ... (and clone, dtype copies)
-- ``indexing``: ``x[key]``, gather/scatter, index_select, masked_fill, embedding
+- ``indexing``: ``x[key]``, gather/scatter, index_select, masked_fill; ``embedding``
 - ``join_split``: cat, stack, repeat, split, chunk, unbind (and hstack, tile ... built on them)
 - ``linalg``: matrix products, ``addmm``/``linear``; ``matrix``: tril/triu, diag, roll;
   ``cumulative``: cumsum, cumprod
@@ -50,7 +50,8 @@ from .linalg import bmm, dot, matmul, mm, mv, outer, trace
 from .cumulative import cumprod, cumsum
 from .matrix import diag, diagonal, roll, tril, triu
 from .extremes import amax, amin, argmax, argmin, max, median, min
-from .reductions import count_nonzero, logsumexp, mean, norm, prod, std, sum, var
+from .norms import norm
+from .reductions import count_nonzero, logsumexp, mean, prod, std, sum, var
 from .softmax_family import log_softmax, softmax
 from .sorting import argsort, sort, topk
 from .views import (

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from .._zero_tensor import zero_grad
 from . import common as c
 from .arithmetic import _pow_data, add_scalar, div_scalar, mul_scalar, pow_scalar, sub
 from .common import Node, Tensor
@@ -217,7 +218,11 @@ class SgnBackward0(Node):
     saved_names = ("result", "self")
 
     def backward(self, g: Any) -> Any:
-        return _zeros(g)
+        z = _zeros(g)  # torch's ``_efficientzerotensor``
+        if isinstance(z, Tensor):
+            z._zero = True
+            return z
+        return zero_grad(z.shape, z.dtype)
 
 
 def sgn(x: Any) -> Any:

@@ -81,7 +81,12 @@ def _compare(fn: Any, x: Any, y: Any, name: str) -> Tensor:
         # an operand error: the operators (``t == None``) step aside, torch.eq raises
         text = str(msg.invalid_arguments(name, (x, y), msg.TENSOR_TENSOR, msg.TENSOR_NUMBER))
         raise c.OperandTypeError(text)
-    a, b, _ = binary_args(x, y, name)
+    a, b, dt = binary_args(x, y, name)
+    t = dt.np  # torch compares in the promoted dtype (a 0-d double against floats: as float)
+    if type(a) is np.ndarray and a.dtype != t:
+        a = a.astype(t)
+    if type(b) is np.ndarray and b.dtype != t:
+        b = b.astype(t)
     return make(c.broadcasting(fn, a, b), bool_, None)
 
 

@@ -133,10 +133,14 @@ class AmaxBackward0(Node):
     def backward(self, g: Any) -> Any:
         x, y = self.saved("self"), self.saved("result")
         dims = self._saved["dim"]
+        if isinstance(g, Tensor) or isinstance(x, Tensor):  # torch's scale_grad_by_count
+            if not self._saved["keepdim"]:  # restore_reduced_dims: a reshape
+                shape = tuple(1 if i in dims else s for i, s in enumerate(x.shape))
+                g, y = g.reshape(shape), y.reshape(shape)
+            mask = y == x
+            return (g / mask.sum(dims, keepdim=True)) * mask
         y, g = _unreduce(self._saved["keepdim"], x.shape, dims, y, g)
         mask = x == y
-        if isinstance(g, Tensor) or isinstance(x, Tensor):
-            return g * mask / c.sum_keep(mask * 1.0, dims)
         out = np.empty_like(x)  # laid out like x, as torch's elementwise result
         with np.errstate(invalid="ignore", divide="ignore"):  # (a NaN slice: 0 / 0)
             np.multiply(g / c.sum_keep(mask.astype(x.dtype), dims), mask, out=out)

@@ -1,11 +1,9 @@
 """Indexing: ``x[key]`` (basic and advanced), and the index-driven reads and writes
-gather, scatter, index_select, embedding, masked_fill, one_hot, nonzero.
+gather, scatter, index_select, masked_fill, one_hot, nonzero (embedding: ``embedding``).
 
 ``gather`` reads ``out[i][j] = x[i][index[i][j]]`` (along ``dim``); ``scatter`` writes the
 other way round. Their gradients swap roles: the gradient of a gather is a scatter-add
-of ``g`` into zeros, the gradient of a scatter's source is a gather of ``g``. An
-embedding lookup is a row gather: its gradient adds ``g``'s rows into the rows of the
-weight that were used.
+of ``g`` into zeros, the gradient of a scatter's source is a gather of ``g``.
 """
 
 from __future__ import annotations
@@ -21,7 +19,15 @@ from . import common as c
 from .common import Node, Tensor, norm_dim
 from .comparison import choose
 from .record import make, node_for, record, record_view
-from .views import AliasBackward0, _select, embed, slice_dim, unsqueeze
+from .views import (
+    AliasBackward0,
+    IndexAddBackward0,
+    IndexPutImplBackward0,
+    _select,
+    embed,
+    slice_dim,
+    unsqueeze,
+)
 
 
 class IndexBackward0(Node):
@@ -32,7 +38,8 @@ class IndexBackward0(Node):
     freed_saved = ("indices",)
 
     def backward(self, g: Any) -> Any:
-        return embed(g, self._saved["self_sym_sizes"], self._saved["indices"])
+        return embed(g, self._saved["self_sym_sizes"], self._saved["indices"],
+                     IndexPutImplBackward0, accumulate=True)
 
 
 def _is_advanced(k: Any) -> bool:
@@ -223,6 +230,8 @@ def _advanced(x: Tensor, key: tuple) -> Tensor:
         err = str(e)  # numpy: "... out of bounds for axis 0 ..."; torch says "dimension"
         raise IndexError(err.replace("axis", "dimension") if "out of bounds" in err else err) \
             from None
+    if data.strides != _c_strides(data):  # torch's index result is a fresh contiguous tensor
+        data = np.array(data, order="C")
     node = node_for(IndexBackward0, x)
     if node is not None:
         node._saved.update(indices=key, self_sym_sizes=shp)
@@ -230,6 +239,15 @@ def _advanced(x: Tensor, key: tuple) -> Tensor:
             None if isinstance(k, slice) else
             make(k, bool_ if k.dtype == bool else int64, None) for k in key))
     return make(data, x.dtype, node)
+
+
+def _c_strides(a: np.ndarray) -> tuple:
+    """The strides of a C-contiguous array shaped as ``a`` (as a fresh one has them)."""
+    out, step = [], a.itemsize
+    for n in reversed(a.shape):
+        out.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(out))
 
 
 def _check_index(x: Tensor, d: int, index: Any, op: str) -> np.ndarray:
@@ -441,7 +459,7 @@ class IndexSelectBackward0(Node):
     def backward(self, g: Any) -> Any:
         d = self._saved["dim"]
         key = (slice(None),) * d + (self.idx,)
-        return embed(g, self._saved["self_sym_sizes"], key)
+        return embed(g, self._saved["self_sym_sizes"], key, IndexAddBackward0, dim=d, alpha=1)
 
 
 def index_select(x: Tensor, dim: int, index: Tensor) -> Tensor:
@@ -545,47 +563,4 @@ def masked_fill(x: Tensor, mask: Tensor, value: float, *, _inplace: bool = False
         node.in_shape = x._data.shape
     if node is not None:
         node.save("mask", mask)
-    return out
-
-
-# ---- embedding ----------------------------------------------------------------------------------
-
-class EmbeddingBackward0(Node):
-    """y = weight[indices];  dweight = zeros with g's rows added at the used rows
-    (rows at padding_idx get none)"""
-
-    saved_names = ("indices", "padding_idx", "scale_grad_by_freq", "sparse",
-                   "weight_sym_argsize_0")
-
-    def backward(self, g: Any) -> Any:
-        idx = self.saved("indices")
-        idx = idx._data if isinstance(idx, Tensor) else idx
-        n = self._saved["weight_sym_argsize_0"]
-        shape = (n,) + tuple(g.shape[idx.ndim:])
-        flat = idx.reshape(-1)
-        gi = g.reshape((flat.shape[0],) + shape[1:])
-        pad = self._saved["padding_idx"]
-        if 0 <= pad < n:
-            keep = flat != pad
-            flat = flat[keep]
-            gi = gi[make(keep, bool_, None)] if isinstance(gi, Tensor) else gi[keep]
-        return embed(gi, shape, (flat,))
-
-
-def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
-    """The rows of ``weight`` at the indices in ``input``."""
-    if input.dtype.name not in ("int64", "int32"):
-        raise RuntimeError(
-            "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got torch.{input.dtype._tensor_type} instead (while "
-            "checking arguments for embedding)")
-    idx = input._data
-    n = weight._data.shape[0]
-    if idx.size and (idx.min() < 0 or idx.max() >= n):
-        raise IndexError("index out of range in self")
-    out, node = record(EmbeddingBackward0, weight._data[idx], weight.dtype, weight)
-    if node is not None:
-        node._saved.update(padding_idx=-1 if padding_idx is None else padding_idx % n,
-                           scale_grad_by_freq=False, sparse=False, weight_sym_argsize_0=n)
-        node.save("indices", input)
     return out

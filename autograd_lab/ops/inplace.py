@@ -9,6 +9,7 @@ of a non-leaf gives the base a ``CopySlices`` node, as in PyTorch.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -25,16 +26,18 @@ from .views import _np_key, clone, expand, view
 
 def check_inplace(t: Tensor) -> None:
     """torch refuses in-place changes to a leaf that requires grad (or a view of one)."""
+    if t._zero:
+        raise RuntimeError(msg.ZERO_TENSOR_IMMUTABLE)
     if not STATE.enabled:
         return
     custom = t.__dict__.get("_custom_fn_view")  # a view returned by an autograd.Function
     if custom:
         raise RuntimeError(custom)
-    if t._nograd_view:
+    if t._nograd_view and not t._late_view:
         raise RuntimeError(msg.NO_GRAD_VIEW_INPLACE)
     base = t._base
     fn = t.grad_fn
-    if base is not None and fn is not None and fn._n_outputs > 1:  # one of unbind's views
+    if base is not None and fn is not None and getattr(fn, "multi_view", False):  # unbind's
         raise RuntimeError(msg.multi_view_inplace(t._output_nr, _strip(fn.name())))
     if base is not None and base.grad_fn is None and (t._rg or base._rg):
         # a view requires grad when its base does (even one made before), and the leaf base
@@ -44,15 +47,20 @@ def check_inplace(t: Tensor) -> None:
         raise RuntimeError(msg.LEAF_INPLACE)
 
 
-def check_overlap(t: Tensor, others: tuple) -> None:
+def check_overlap(t: Tensor, others: tuple, internal: bool = True) -> None:
     """torch's memory-overlap errors of an in-place kernel: the written-to tensor must not
     repeat an element (an expanded view), and an input may share its memory only exactly."""
     a = t._data
-    if not dense(a) and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape)):
+    if internal and repeats_elements(a):
         raise RuntimeError(msg.INTERNAL_OVERLAP)
     for o in others:
         if isinstance(o, Tensor) and o._storage is t._storage and _partial_overlap(a, o._data):
             raise RuntimeError(msg.PARTIAL_OVERLAP)
+
+
+def repeats_elements(a: np.ndarray) -> bool:
+    """torch's ``has_internal_overlap``, as far as it is sure: a stride 0 over a dim > 1."""
+    return not dense(a) and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape))
 
 
 def _partial_overlap(a: np.ndarray, b: np.ndarray) -> bool:
@@ -92,25 +100,57 @@ def write_into(t: Tensor, data: Any) -> None:
     np.copyto(t._data, src, casting="unsafe")
 
 
-def regenerate_views(t: Tensor) -> None:
-    """After an in-place change of ``t`` (and of its history): every other view of the same
-    base made by a recorded op gets a new ``grad_fn``, ``AsStridedBackward0`` into the base's
-    -- torch regenerates a view's node once its base or another view of it was changed."""
-    base = t._base if t._base is not None else t
-    views = base.__dict__.get("_views")
+def regenerate_views(t: Tensor, skip: Any = None) -> None:
+    """After an in-place change of ``t`` (and of its history): every other view recorded on
+    the same version counter gets a new ``grad_fn``, ``AsStridedBackward0`` into its base's
+    -- torch regenerates a view's node once its base or another alias of it was changed. One
+    of the views of a multi-output op (``unbind``, ``split``) cannot be regenerated: reading
+    its ``grad_fn`` raises from then on, as in torch."""
+    views = getattr(t._vc, "views", None)
     if not views:
         return
+    skip = t if skip is None else skip
     alive = []
     for ref in views:
         v = ref()
         if v is None:
             continue
         alive.append(ref)
-        if v is not t and v.grad_fn is not None:
-            node = new_node(AsStridedBackward0, (edge(base),))
-            node.base_shape, node.view_fn = base._data.shape, v.__dict__["_view_fn"]
-            v.grad_fn, v._output_nr = node, 0
+        if v is skip or type(v) is not Tensor:
+            continue
+        fn = v.grad_fn
+        if fn is None:
+            continue
+        if getattr(fn, "multi_view", False):
+            v.__dict__["_stale"] = msg.multi_view_regenerated(v._output_nr, _strip(fn.name()))
+            v.__class__ = StaleMultiView
+            continue
+        base = v._base
+        node = new_node(AsStridedBackward0, (edge(base),))
+        node.base_shape, node.view_fn = base._data.shape, v.__dict__["_view_fn"]
+        v.grad_fn, v._output_nr = node, 0
     views[:] = alive
+
+
+_NOTHING: Any = object()  # a ``skip`` that is no view
+
+
+class StaleMultiView(Tensor):
+    """One of a multi-output op's views after its base was changed in place: torch refuses
+    to regenerate its node, so reading ``grad_fn`` (or using it in an op) raises."""
+
+    __slots__ = ()
+
+    @property
+    def grad_fn(self) -> Any:
+        raise RuntimeError(self.__dict__["_stale"])
+
+    @grad_fn.setter
+    def grad_fn(self, value: Any) -> None:
+        Tensor.grad_fn.__set__(self, value)
+
+
+StaleMultiView.__name__ = StaleMultiView.__qualname__ = "Tensor"  # ``type(t)`` as torch shows it
 
 
 def _adopt_saved_outputs(node: Node, res: Tensor, t: Tensor) -> None:
@@ -132,16 +172,20 @@ def _save_original(node: Node | None, t: Tensor) -> None:
         node._saved["self"] = SavedTensor(clone(t), False)
 
 
-def apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
-    """Run ``compute(t)`` out of place, write the result into ``t``, rebase its history."""
-    _apply_inplace(t, compute, others)
+def apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], *others: Any,
+                  overlap_ok: bool = False) -> Tensor:
+    """Run ``compute(t)`` out of place, write the result into ``t``, rebase its history
+    (``overlap_ok``: torch's kernel writes into a ``t`` that repeats elements, as fill_)."""
+    _apply_inplace(t, compute, others, overlap_ok)
     regenerate_views(t)
     return t
 
 
-def _apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], others: tuple) -> Tensor:
+def _apply_inplace(t: Tensor, compute: Callable[[Tensor], Tensor], others: tuple,
+                   overlap_ok: bool = False) -> Tensor:
     check_inplace(t)
-    check_overlap(t, others)
+    if not overlap_ok:
+        check_overlap(t, others)
     if not needs_grad(t, *others):
         res = compute(t.detach())
         write_into(t, res._data)
@@ -179,6 +223,8 @@ class CopySlices(Node):
         if isinstance(g, Tensor):  # create_graph: the same steps as differentiable ops
             grads = fn.apply([_take_region(g, self.view_fn)]) if fn is not None else (None,)
             keep = np.ones(g._data.shape, dtype=g.dtype.np)
+            if grads[0] is not None and repeats_elements(self.view_fn(keep)):
+                raise RuntimeError(msg.INTERNAL_OVERLAP)  # torch copies into the region
             self.view_fn(keep)[...] = 0
             gb = g * make(keep, g.dtype, None)
             if grads[0] is not None:
@@ -188,6 +234,8 @@ class CopySlices(Node):
         gb[...] = g  # as the base, then copy_ (version 1) ...
         region = self.view_fn(gb)
         grads = fn.apply([np.array(region, order="C", copy=True)]) if fn is not None else (None,)
+        if grads[0] is not None and repeats_elements(region):
+            raise RuntimeError(msg.INTERNAL_OVERLAP)  # torch copies into the region
         region[...] = 0 if grads[0] is None else grads[0]  # ... and a copy_ into the region: 2
         return (gb, *grads[1:])
 
@@ -199,8 +247,19 @@ class AsStridedBackward0(Node):
         if isinstance(g, Tensor):
             return _put_region(g, self.view_fn, self.base_shape)
         z = np.zeros(self.base_shape, dtype=np.result_type(g))
-        self.view_fn(z)[...] = g
+        _scatter_region(z, self.view_fn, g)
         return z
+
+
+def _scatter_region(z: np.ndarray, view_fn: Callable, g: Any) -> None:
+    """Write ``g`` into the region of ``z`` (a fresh array) a view covers; where the view
+    repeats elements (an expanded one) their gradients add up, as in torch."""
+    region = view_fn(z)
+    if not repeats_elements(region):
+        region[...] = g
+        return
+    flat = view_fn(np.arange(z.size).reshape(z.shape))
+    np.add.at(z.reshape(-1), flat, np.broadcast_to(g, flat.shape))
 
 
 class AsStridedScatterBackward0(Node):
@@ -223,7 +282,7 @@ def _take_region(g: Tensor, view_fn: Callable) -> Tensor:
 def _put_region(r: Tensor, view_fn: Callable, shape: tuple) -> Tensor:
     """Zeros of ``shape`` with ``r`` in a view's region, differentiable (create_graph)."""
     z = np.zeros(shape, dtype=r.dtype.np)
-    view_fn(z)[...] = r._data
+    _scatter_region(z, view_fn, r._data)
     out, node = record(AsStridedScatterBackward0, z, r.dtype, r)
     if node is not None:
         node.view_fn = view_fn
@@ -328,8 +387,12 @@ def _assign(x: Tensor, np_key: Any, value: Any) -> None:
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
     """``x[key] = value``: an in-place write, recorded when x or value requires grad."""
-    _setitem(x, sequence_key(key), value)
-    regenerate_views(x)
+    key = sequence_key(key)
+    _setitem(x, key, value)
+    keys = key if isinstance(key, tuple) else (key,)
+    # torch writes into the view ``x[key]``: a view ``x`` is regenerated too
+    regenerate_views(x, None if x._base is None or any(_is_advanced(k) for k in keys)
+                     else _NOTHING)
 
 
 def _setitem(x: Tensor, key: Any, value: Any) -> None:
@@ -433,7 +496,7 @@ def _constant_fill(t: Tensor, value: Any, cls: type[Node]) -> Tensor:
             return record(FillBackward3, data, x.dtype, x, value)[0]
         return record(cls, data, x.dtype, x)[0]
 
-    return apply_inplace(t, compute, value)
+    return apply_inplace(t, compute, value, overlap_ok=True)
 
 
 def zero_(t: Tensor) -> Tensor:
@@ -451,8 +514,12 @@ def fill_(t: Tensor, value: Any) -> Tensor:
 def copy_(t: Tensor, src: Tensor) -> Tensor:
     """Copy ``src`` (broadcast, cast) into ``t``, in place."""
 
+    if t._zero:
+        raise RuntimeError(msg.ZERO_TENSOR_COPY)
     check_inplace(t)  # torch's order of checks: autograd's, overlap, then shapes
-    check_overlap(t, (src,))
+    same = src is t  # torch's copy_ skips the kernel (and its overlap check) for itself
+    if not same:
+        check_overlap(t, (src,))
     check_broadcast_into(t._data.shape, np.shape(src._data if isinstance(src, Tensor) else src))
 
     def compute(x: Tensor) -> Tensor:
@@ -462,13 +529,17 @@ def copy_(t: Tensor, src: Tensor) -> Tensor:
             node.src_shape = src._data.shape if isinstance(src, Tensor) else ()
         return make(np.array(data, dtype=x.dtype.np), x.dtype, node)
 
-    return apply_inplace(t, compute, src)
+    return apply_inplace(t, compute, src, overlap_ok=same)
 
 
 def masked_fill_(x: Tensor, mask: Tensor, value: float) -> Tensor:
     """``masked_fill`` in place."""
+    expanded = repeats_elements(x._data)
     if isinstance(mask, Tensor):
         check_inplace(x)
-        check_overlap(x, (mask,))
+        if expanded:  # allowed, with torch's warning (each time)
+            warnings.warn(msg.MASKED_FILL_EXPANDED, UserWarning, stacklevel=3)
+        check_overlap(x, (mask,), internal=False)
         check_broadcast_into(x._data.shape, mask._data.shape)
-    return apply_inplace(x, lambda a: masked_fill(a, mask, value, _inplace=True))
+    return apply_inplace(x, lambda a: masked_fill(a, mask, value, _inplace=True),
+                         overlap_ok=expanded)

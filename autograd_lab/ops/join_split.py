@@ -191,6 +191,7 @@ def _multi_view(x: Tensor, cls: type[Node], keys: list, dim_arg: Any, **saved: A
         outs.append(out)
     if node is not None:
         node._n_outputs = len(outs)
+        node.multi_view = True  # torch's CreationMeta::MULTI_OUTPUT_NODE, even for one output
         node.output_meta = [(o._data.shape, o.dtype) for o in outs]
         node._saved.update(saved)
         c.show_saved(node, dim=c.shown_dim(dim_arg))

@@ -108,7 +108,10 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})"
         )
     _float_check(a, b, "mm")
-    out, node = record(MmBackward0, a._data @ b._data, a.dtype, a, b)
+    # one inner element: each entry a single product, signed zeros kept (as torch's gemm;
+    # numpy's matmul adds it to +0)
+    data = a._data @ b._data if k != 1 else a._data * b._data
+    out, node = record(MmBackward0, data, a.dtype, a, b)
     if node is not None:
         _save_factors(node, a, b, "self", "mat2")
         s = node._saved
@@ -193,8 +196,13 @@ class BmmBackward0(Node):
 
     def backward(self, g: Any) -> tuple:
         nf = self.next_functions
-        ga = g @ c.swap_last(self.saved("mat2")) if nf[0][0] is not None else None
-        gb = c.swap_last(self.saved("self")) @ g if nf[1][0] is not None else None
+        if not isinstance(g, Tensor):
+            ga = g @ c.swap_last(self.saved("mat2")) if nf[0][0] is not None else None
+            gb = c.swap_last(self.saved("self")) @ g if nf[1][0] is not None else None
+            return ga, gb
+        # create_graph: torch's bmm formulas, bmm and transpose nodes
+        ga = bmm(g, self.saved("mat2").transpose(1, 2)) if nf[0][0] is not None else None
+        gb = bmm(self.saved("self").transpose(1, 2), g) if nf[1][0] is not None else None
         return ga, gb
 
 

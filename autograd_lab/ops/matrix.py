@@ -84,7 +84,8 @@ class DiagonalBackward0(Node):
     def backward(self, g: Any) -> Any:
         s = self._saved
         if isinstance(g, Tensor):
-            return diag_embed(g, s["offset"], s["dim1"], s["dim2"], s["self_sym_sizes"])
+            return diag_embed(g, s["offset"], s["dim1"], s["dim2"], s["self_sym_sizes"],
+                              DiagonalBackwardBackward0)
         out = np.zeros(s["self_sym_sizes"], dtype=g.dtype)
         _diag_view(out, s["offset"], s["dim1"], s["dim2"])[...] = g
         return out
@@ -107,6 +108,10 @@ class DiagEmbedBackward0(Node):
         return _diag_view(g, s["offset"], d1, d2).copy()
 
 
+class DiagonalBackwardBackward0(DiagEmbedBackward0):
+    """y = diagonal_backward(x): zeros with x on a diagonal;  dx = that diagonal of g"""
+
+
 def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """The diagonal ``x[i, i + offset]`` (over dims ``dim1``, ``dim2``), as a view."""
     data = c.unary_data(x, "diagonal")
@@ -123,11 +128,12 @@ def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor
                  lambda a: _diag_view(a, offset, d1, d2))
 
 
-def diag_embed(v: Tensor, offset: int, d1: int, d2: int, shape: tuple) -> Tensor:
+def diag_embed(v: Tensor, offset: int, d1: int, d2: int, shape: tuple,
+               cls: type[Node] = DiagEmbedBackward0) -> Tensor:
     """zeros(shape) with ``v`` on a diagonal (differentiable: backward reads it back)."""
     out = np.zeros(shape, dtype=v.dtype.np)
     _diag_view(out, offset, d1, d2)[...] = v._data
-    node = node_for(DiagEmbedBackward0, v)
+    node = node_for(cls, v)
     if node is not None:
         node._saved.update(dim1=d1, dim2=d2, offset=offset)
     return make(out, v.dtype, node)

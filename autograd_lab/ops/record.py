@@ -140,10 +140,18 @@ def binary_fast(cls: type[Node], fn: Any, x: Tensor, y: Any) -> tuple[Tensor, No
 def view_output(x: Tensor, data: np.ndarray, node: Node | None, fn: Callable) -> Tensor:
     """A result that aliases ``x``: same storage and version counter, base recorded."""
     out = _make(data, x.dtype, node, x._storage, x._vc)
-    if node is None and x._rg:  # made under no_grad: requires grad, but no gradient flows back
-        out._rg = out._nograd_view = True
     base = x._base if x._base is not None else x
+    if node is not None:
+        remember_view(out)
+    else:
+        if x._rg:  # made under no_grad: requires grad, but no gradient flows back
+            out._rg = out._nograd_view = True
+        elif not base._rg and base.grad_fn is None:
+            # torch's view requires grad once its base does (``base.requires_grad_()`` later)
+            _remember(base, "_plain_views", out)
     out._base = base
+    if x._zero:
+        out._zero = True
     prev = x.__dict__.get("_view_fn")
     out._view_fn = fn if prev is None else (lambda a, p=prev, f=fn: f(p(a)))
     return out
@@ -159,10 +167,32 @@ def record_view(x: Tensor, cls: type[Node], data: np.ndarray, fn: Callable,
     node._saved.update(saved)
     if shown:
         show_saved(node, **shown)
-    out = view_output(x, data, node, fn)
-    base = out._base  # remembered, so that an in-place change of the base regenerates its node
-    views = base.__dict__.get("_views")
-    if views is None:
-        views = base.__dict__["_views"] = []
+    return view_output(x, data, node, fn)
+
+
+def remember_view(out: Tensor) -> None:
+    """Remember a recorded view on its version counter, so that an in-place change through
+    any alias (the base, another view, a ``detach()``) regenerates its node."""
+    vc = out._vc
+    try:
+        views = vc.views
+    except AttributeError:
+        views = vc.views = []
+    _prune(views)
     views.append(weakref.ref(out))
-    return out
+
+
+def _remember(base: Tensor, key: str, view: Tensor) -> None:
+    """Add ``view`` to the base's weak list ``key``."""
+    views = base.__dict__.get(key)
+    if views is None:
+        views = base.__dict__[key] = []
+    _prune(views)
+    views.append(weakref.ref(view))
+
+
+def _prune(views: list) -> None:
+    """Drop dead references from a weak list as it grows (at each power of two from 64)."""
+    n = len(views)
+    if n >= 64 and not n & (n - 1):
+        views[:] = [r for r in views if r() is not None]

@@ -1,4 +1,5 @@
-"""Reductions: sum, mean, var/std, prod, norm (max/min and median: ``extremes``).
+"""Reductions: sum, mean, var/std, prod (the vector norm: ``norms``; max/min and median:
+``extremes``).
 
 Backward of a reduction puts the reduced dims back (size 1) and broadcasts.
 """
@@ -12,13 +13,14 @@ from typing import Any
 import numpy as np
 
 from .._arg_errors import invalid_combination
-from .._dtype import bool_, int64, uint8
+from .._dtype import bool_, from_numpy_dtype, int64, uint8
 from .._dtype import dtype as DType
 from .._messages import scalar_name as _scalar_name
 from . import common as c
-from .arithmetic import div_scalar
+from .arithmetic import div_scalar, mul_scalar
 from .common import Node, Tensor, norm_dim, norm_dims
 from .comparison import choose
+from .indexing import masked_fill
 from .join_split import cat
 from .record import make, node_for, record
 from .summation import torch_sum
@@ -168,8 +170,8 @@ def mean(x: Tensor, dim: Any = None, keepdim: bool = False, *,
         return out
     dims = _reduce_dims(dim, data.ndim)
     node = node_for(MeanBackward1, x)
-    out = make(_np_mean(data, dt, axis=dims, keepdims=keepdim) if data.ndim else data,
-               dt, node)
+    out = make(_np_mean(data, dt, axis=dims, keepdims=keepdim) if data.ndim
+               else np.array(data, dtype=dt.np), dt, node)  # a new tensor, even of a 0-d one
     if node is not None:
         node._saved.update(dim=dims, keepdim=keepdim, self_sym_sizes=data.shape,
                            self_sym_numel=data.size)
@@ -206,12 +208,15 @@ class VarBackward0(Node):
     def backward(self, g: Any) -> Any:
         x = self.saved("self")
         dims = self._saved["dim"]
+        if isinstance(x, Tensor) or isinstance(g, Tensor):
+            return _var_backward(g, x, dims, self._saved["correction"], self._saved["keepdim"],
+                                 self.full)
         n = _count(x.shape, dims)
         if not self._saved["keepdim"]:
             g = c.reshape(g, _keepdim_shape(x.shape, dims))
         dof = n - self._saved["correction"]
         if self.full and dof <= 0:  # torch: nan where x equals the mean, else inf
-            m = x.mean() if isinstance(x, Tensor) else x.mean(dtype=x.dtype)
+            m = x.mean() if isinstance(x, Tensor) else _np_mean(x, from_numpy_dtype(x.dtype))
             return g * choose(x == m, float("nan"), float("inf"))
         scale = np.float64(2.0) / dof  # inf when n == correction
         if isinstance(x, Tensor):  # torch's graph: (2 / (n - c)) * grad * (x - x.mean(...))
@@ -228,11 +233,33 @@ class StdBackward0(Node):
     def backward(self, g: Any) -> Any:
         x, y = self.saved("self"), self.saved("result")
         dims = self._saved["dim"]
+        if isinstance(x, Tensor) or isinstance(g, Tensor):  # torch's std_backward, recorded
+            two_y = mul_scalar(y, 2.0)
+            gv = masked_fill(g / two_y, y == 0, 0)
+            return _var_backward(gv, x, dims, self._saved["correction"], self._saved["keepdim"],
+                                 self.full)
         n = _count(x.shape, dims)
         m = c.sum_keep(x, dims) / n
         g, y = _unreduce(self._saved["keepdim"], x.shape, dims, g, y)
         scale = choose(y == 0, 0.0, g / ((n - self._saved["correction"]) * y))  # as torch
         return scale * (x - m)
+
+
+def _var_backward(g: Tensor, x: Tensor, dims: tuple, correction: Any, keepdim: bool,
+                  full: bool) -> Tensor:
+    """torch's ``var_backward`` on Tensors (create_graph): (2 / (n - correction)) * g *
+    (x - mean), with g's reduced dims unsqueezed back; nan/inf when n <= correction."""
+    if full:
+        dof = x.numel() - correction
+        if dof <= 0:
+            return g * choose(x == x.mean(), float("nan"), float("inf"))
+        diff = x - x.mean()  # C++ evaluates the right operand first
+        return mul_scalar(g, 2.0 / dof) * diff
+    if not keepdim and x.ndim > 1:
+        g = _restore(g, x.shape, dims)
+    diff = x - x.mean(dims, keepdim=True)
+    dof = _count(x.shape, dims) - correction
+    return mul_scalar(g, 2.0 / dof if dof else float("inf")) * diff  # C++'s 2.0 / 0: inf
 
 
 def _var(x: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, std: bool) -> Tensor:
@@ -246,7 +273,9 @@ def _var(x: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any, std
     dims = norm_dims(dim, data.ndim)
     axes = dims if data.ndim else ()
     n = _count(data.shape, dims)
-    if n - corr <= 0:  # torch warns and divides by max(0, n - correction): nan or inf
+    # torch warns and divides by max(0, n - correction): nan or inf (its n is numel over the
+    # result's numel: 0 for an empty input, whatever the dims)
+    if (n if data.size else 0) - corr <= 0:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=3)
@@ -312,6 +341,12 @@ class ProdBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         x, y = self.saved("self"), self.saved("result")
+        if isinstance(x, Tensor) or isinstance(g, Tensor):  # torch's prod_backward, recorded
+            if not x.ndim:
+                return g
+            if not (x._data == 0).any():
+                return g * (y / x)
+            return _prod_safe_zeros_backward(g, x.contiguous().view(-1), 0).view_as(x)
         others = _prod_others(c.reshape(x, (-1,)), c.reshape(y, (1,)), 0)
         return g * c.reshape(others, x.shape)
 
@@ -328,9 +363,27 @@ class ProdBackward1(Node):
             return g
         if not self._saved["keepdim"]:
             g, y = c.unsqueeze(g, d), c.unsqueeze(y, d)
-        if x.shape[d] == 1 and not isinstance(x, Tensor) and (x == 0).any():
+        if isinstance(x, Tensor) or isinstance(g, Tensor):  # torch's prod_backward, recorded
+            if not (x._data == 0).any():
+                return g * (y / x)
+            return _prod_safe_zeros_backward(g, x, d)
+        if x.shape[d] == 1 and (x == 0).any():
             return g  # torch's prod_safe_zeros_backward: the gradient itself, not a product
         return g * _prod_others(x, y, d)
+
+
+def _prod_safe_zeros_backward(g: Tensor, x: Tensor, d: int) -> Tensor:
+    """torch's ``prod_safe_zeros_backward``: g times the product of the elements before each
+    one (a shifted cumprod) and of those after it (the same, flipped) -- no division."""
+    if not x.numel():
+        return g.expand_as(x)
+    shape = list(x.shape)
+    shape[d] = 1
+    ones = make(np.ones(shape, dtype=x.dtype.np), x.dtype, None)
+    n = x.shape[d]
+    before = cat([ones, x.narrow(d, 0, n - 1)], d).cumprod(d)
+    after = cat([ones, x.narrow(d, 1, n - 1).flip(d)], d).cumprod(d).flip(d)
+    return g * (before * after)
 
 
 def prod(x: Tensor, dim: Any = None, keepdim: bool = False, *,
@@ -350,103 +403,6 @@ def prod(x: Tensor, dim: Any = None, keepdim: bool = False, *,
     if node is not None:
         node.save("self", x)
         node.save_output("result", out)
-    return out
-
-
-# ---- vector norm ------------------------------------------------------------------------------
-
-class LinalgVectorNormBackward0(Node):
-    """y = (sum |x|^p)^(1/p);  dx = g * sign(x) |x|^(p-1) / y^(p-1)  (0 where y = 0)"""
-
-    saved_names = ("dim", "keepdim", "ord", "result", "self")
-
-    def backward(self, g: Any) -> Any:
-        x, y = self.saved("self"), self.saved("result")
-        p, dims = self._saved["ord"], self._saved["dim"]
-        if x.shape:
-            g, y = _unreduce(self._saved["keepdim"], x.shape, dims, g, y)
-        if p == 0:  # torch returns no gradient at all: x.grad stays None
-            return None
-        if p == 1:
-            return g * c.sign(x)
-        if p == 2:
-            return choose(y == 0, 0.0, g * x / y)
-        if p == float("inf") or p == float("-inf"):
-            mask = (c.absolute(x) == y) * 1.0
-            return g * c.sign(x) * mask / c.sum_keep(mask, dims)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            if p < 1:  # torch: sign(x) |x|^(p-1), 0 where x = 0, times g y^(1-p)
-                scaled = choose(x == 0, 0.0, c.sign(x) * c.absolute(x) ** (p - 1))
-                return scaled * g * y ** (1 - p)
-            scale = choose(y == 0, 0.0, g / y ** (p - 1))
-            if p < 2:
-                return c.sign(x) * c.absolute(x) ** (p - 1) * scale
-            return x * c.absolute(x) ** (p - 2) * scale
-
-
-def _norm_data(a: np.ndarray, p: Any, axes: tuple, keepdim: bool) -> np.ndarray:
-    """(sum |x|^p)^(1/p) over ``axes`` of ``a`` = |x| (max, min, count for inf, -inf, 0)."""
-    if p == 2:
-        return np.sqrt((a * a).sum(axis=axes, keepdims=keepdim))
-    if p == 1:
-        return a.sum(axis=axes, keepdims=keepdim)
-    if p == float("inf"):
-        return a.max(axis=axes, keepdims=keepdim)
-    if p == float("-inf"):
-        return a.min(axis=axes, keepdims=keepdim)
-    if p == 0:
-        return (a != 0).sum(axis=axes, keepdims=keepdim).astype(a.dtype)
-    return (a ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
-
-
-def _no_identity(p: Any, shape: tuple, dim: Any, axes: tuple) -> None:
-    """torch's error for a norm without an identity (max/min-like) over an empty dim."""
-    if dim is None:
-        raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on an empty "
-                           "tensor because the operation does not have an identity")
-    given = (dim,) if isinstance(dim, int) else tuple(dim)
-    for d in given:
-        if shape[d] == 0:
-            raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on the "
-                               f"dimension {d}because this dimension is empty and the operation "
-                               "does not have an identity")
-
-
-def norm(x: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
-         dtype: DType | None = None) -> Tensor:
-    """``x.norm(p, dim)``: the vector p-norm over ``dim`` (all elements by default)."""
-    data = c.unary_data(x, "norm")
-    if p is None or p == "fro":
-        p = 2
-    elif isinstance(p, str):
-        if p != "nuc":
-            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
-        if data.ndim < 2:
-            raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
-                               "dimensions.")
-        raise NotImplementedError("the nuclear norm is not supported by autograd_lab")
-    elif not isinstance(p, (int, float, np.number)):
-        raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
-                        f"not {type(p).__name__}")
-    if not x.dtype.is_floating_point:
-        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
-                           f"input. Got {_scalar_name(x.dtype)}")
-    if dtype is not None and dtype is not x.dtype:
-        x = x.to(dtype)
-        data = x._data
-    dims = norm_dims(dim, data.ndim)
-    axes = dims if data.ndim else ()
-    if data.size == 0 and (p < 0 or p == float("inf")):
-        _no_identity(p, data.shape, dim, axes)
-    a = np.abs(data)
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        v = _norm_data(a, p, axes, keepdim)
-    out, node = record(LinalgVectorNormBackward0, v, c.float_dtype(x), x)
-    if node is not None:
-        node._saved.update(ord=p, dim=dims, keepdim=keepdim)
-        node.save("self", x)
-        node.save_output("result", out)
-        c.show_saved(node, dim=c.shown_dims(dim))
     return out
 
 

@@ -15,9 +15,10 @@ import numpy as np
 
 from .._messages import scalar_name
 from . import common as c
+from .backward_ops import BackwardOp
 from .common import Node, Tensor
 from .comparison import choose
-from .record import record
+from .record import make, record
 from .reductions import _np_mean, _sum_data
 
 
@@ -40,40 +41,97 @@ def _operands(name: str, input: Tensor, target: Tensor) -> tuple[np.ndarray, np.
     return x, y, dt
 
 
+def _piecewise_grad(g: Any, a: Any, b: Any, reduction: int, k: float, huber: bool) -> Any:
+    """The gradient for ``a`` of the loss of d = a - b, on arrays, with norm = 1/n for 'mean'
+    (else 1): the outside slope where d <= -k or d >= k (k the threshold), the inside one in
+    between -- in the order the CPU kernel multiplies."""
+    n = a.size
+    norm = a.dtype.type((1.0 / n if n else float("inf")) if reduction == 1 else 1.0)
+    k = a.dtype.type(k)  # the kernel's scalar_t constants
+    d = a - b
+    with np.errstate(invalid="ignore"):
+        out = g * norm * k if huber else g * norm
+        inside = d * norm * g if huber else d * norm * g / k
+        return np.where(d <= -k, -out, np.where(d >= k, out, inside))
+
+
 class _PiecewiseLossBackward(Node):
-    """Shared backward: with d = a - b (a the input whose gradient this is) and norm = 1/n
-    for 'mean' (else 1): the outside slope where d <= -k or d >= k (k the threshold), the
-    inside one in between -- in the order the CPU kernel multiplies."""
+    """Shared backward: the input's gradient is ``<loss>_backward(g, x, y)``, the target's
+    the same with the two swapped (its own node under create_graph)."""
 
     param = ""
-
-    def _outside(self, norm: Any, g: Any, k: Any) -> Any:
-        raise NotImplementedError
-
-    def _inside(self, norm: Any, d: Any, g: Any, k: Any) -> Any:
-        raise NotImplementedError
-
-    def _one(self, a: Any, b: Any, g: Any) -> Any:
-        k = self._saved[self.param]
-        n = a.numel() if isinstance(a, Tensor) else a.size
-        norm = (1.0 / n if n else float("inf")) if self._saved["reduction"] == 1 else 1.0
-        d = a - b
-        dd = d._data if isinstance(d, Tensor) else d
-        if not isinstance(g, Tensor) and not isinstance(a, Tensor):
-            norm, k = a.dtype.type(norm), a.dtype.type(k)  # the kernel's scalar_t constants
-            with np.errstate(invalid="ignore"):
-                out = self._outside(norm, g, k)
-                return np.where(dd <= -k, -out, np.where(dd >= k, out,
-                                                         self._inside(norm, d, g, k)))
-        out = self._outside(norm, g, k)
-        return choose(dd <= -k, -out, choose(dd >= k, out, self._inside(norm, d, g, k)))
 
     def backward(self, g: Any) -> tuple:
         x, y = self.saved("self"), self.saved("target")
         nf = self.next_functions
-        gx = self._one(x, y, g) if nf[0][0] is not None else None
-        gy = self._one(y, x, g) if nf[1][0] is not None else None
+        op, red, k = self.op, self._saved["reduction"], self._saved[self.param]
+        gx = op(g, x, y, red, k) if nf[0][0] is not None else None
+        gy = op(g, y, x, red, k) if nf[1][0] is not None else None
         return gx, gy
+
+
+class _PiecewiseBackwardBackward(BackwardOp):
+    """``<loss>_backward(g, x, t)`` (``_piecewise_grad``); dg: the same formula on gg
+    (summed for a reduced loss), dx = gg g [|x - t| < k] (/ k for smooth L1, / n for
+    'mean'), dt = -dx (torch's ``*_double_backward``)."""
+
+    args = ("grad_output", "self", "target")
+    consts = ("reduction", "k")
+    huber = True
+
+    def derivatives(self, gg: Any, g: Any, x: Any, t: Any, reduction: int, k: float) -> tuple:
+        op = type(self).op
+        if reduction == 0:
+            dg = op(gg, x, t, reduction, k)
+        elif self.huber:  # (huber_loss_backward(ones_like(g), x, t) * gg).sum()
+            ones = make(np.ones_like(g._data), g.dtype, None) if isinstance(g, Tensor) \
+                else np.ones_like(g)
+            dg = (op(ones, x, t, reduction, k) * gg).sum()
+        else:
+            dg = op(gg, x, t, reduction, k).sum()
+        ggg = gg * g
+        if not self.huber and k == 0:
+            dx = ggg * 0
+        else:
+            inside = abs(x - t) < k
+            dx = ggg * _as_type(inside, ggg)
+            if not self.huber:
+                dx = dx / k
+            if reduction == 1:
+                dx = dx / (x.numel() if isinstance(x, Tensor) else x.size)
+        return dg, dx, -dx
+
+
+def _as_type(mask: Any, like: Any) -> Any:
+    """``mask.type_as(like)``: a constant 0/1 factor."""
+    if isinstance(mask, Tensor):
+        mask = mask._data
+    dt = like._data.dtype if isinstance(like, Tensor) else np.asarray(like).dtype
+    m = mask.astype(dt)
+    return make(m, like.dtype, None) if isinstance(like, Tensor) else m
+
+
+class HuberLossBackwardBackward0(_PiecewiseBackwardBackward):
+    __doc__ = _PiecewiseBackwardBackward.__doc__
+
+    @staticmethod
+    def compute(g: Any, x: Any, t: Any, reduction: int, k: float) -> Any:
+        return _piecewise_grad(g, x, t, reduction, k, True)
+
+
+class SmoothL1LossBackwardBackward0(_PiecewiseBackwardBackward):
+    __doc__ = _PiecewiseBackwardBackward.__doc__
+    huber = False
+
+    @staticmethod
+    def compute(g: Any, x: Any, t: Any, reduction: int, k: float) -> Any:
+        return _piecewise_grad(g, x, t, reduction, k, False)
+
+
+huber_loss_backward = HuberLossBackwardBackward0.make_op()
+smooth_l1_loss_backward = SmoothL1LossBackwardBackward0.make_op()
+HuberLossBackwardBackward0.op = staticmethod(huber_loss_backward)
+SmoothL1LossBackwardBackward0.op = staticmethod(smooth_l1_loss_backward)
 
 
 class SmoothL1LossBackward0(_PiecewiseLossBackward):
@@ -82,12 +140,7 @@ class SmoothL1LossBackward0(_PiecewiseLossBackward):
 
     saved_names = ("beta", "reduction", "self", "target")
     param = "beta"
-
-    def _outside(self, norm: Any, g: Any, k: Any) -> Any:
-        return g * norm
-
-    def _inside(self, norm: Any, d: Any, g: Any, k: Any) -> Any:
-        return d * norm * g / k
+    op = staticmethod(smooth_l1_loss_backward)
 
 
 class HuberLossBackward0(_PiecewiseLossBackward):
@@ -96,18 +149,13 @@ class HuberLossBackward0(_PiecewiseLossBackward):
 
     saved_names = ("delta", "reduction", "self", "target")
     param = "delta"
+    op = staticmethod(huber_loss_backward)
 
     def backward(self, g: Any) -> tuple:
         x, y = self.saved("self"), self.saved("target")
         if x.dtype != y.dtype:  # torch's backward kernel wants one dtype
             raise RuntimeError(f"Found dtype {_name(y.dtype)} but expected {_name(x.dtype)}")
         return super().backward(g)
-
-    def _outside(self, norm: Any, g: Any, k: Any) -> Any:
-        return g * norm * k
-
-    def _inside(self, norm: Any, d: Any, g: Any, k: Any) -> Any:
-        return d * norm * g
 
 
 def _name(dt: Any) -> str:

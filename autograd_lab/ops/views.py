@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from .._dtype import dtype as DType
 from .._messages import warn_once
@@ -21,22 +22,53 @@ from .record import make, node_for, record, record_view, view_output
 # ---- gradient scatter (differentiable, for create_graph) ------------------------------------
 
 class EmbedBackward0(Node):
-    """z = zeros(shape) with g added at ``key``;  dg = gz[key]"""
+    """z = zeros(shape) with g added at ``key``;  dg = gz[key]. torch names the node by the
+    backward formula it records: ``select_backward``, ``slice_backward`` ... (subclasses)."""
 
-    saved_names = ("key",)
+    saved_names: tuple[str, ...] = ()
+    into_zeros = False  # an ``index_put_``/``index_add_`` into zeros: an edge for the zeros
 
     def backward(self, gz: Any) -> Any:
-        return gz[self._saved["key"]]
+        g = gz[self.key]
+        return (None, g) if self.into_zeros else g
 
 
-def embed(g: Any, shape: tuple, key: Any) -> Any:
-    """zeros(shape) with ``g`` added at ``key`` (repeated indices accumulate)."""
+class SelectBackwardBackward0(EmbedBackward0):
+    __doc__ = EmbedBackward0.__doc__
+    saved_names = ("dim", "index")
+
+
+class SliceBackwardBackward0(EmbedBackward0):
+    __doc__ = EmbedBackward0.__doc__
+    saved_names = ("dim", "end", "start", "step")
+
+
+class IndexPutImplBackward0(EmbedBackward0):
+    __doc__ = EmbedBackward0.__doc__
+    saved_names = ("accumulate", "indices")
+    into_zeros = True
+
+
+class IndexAddBackward0(EmbedBackward0):
+    __doc__ = EmbedBackward0.__doc__
+    saved_names = ("alpha", "dim", "index", "source_dim")
+    into_zeros = True
+
+
+def embed(g: Any, shape: tuple, key: Any, cls: type[EmbedBackward0] = EmbedBackward0,
+          **saved: Any) -> Any:
+    """zeros(shape) with ``g`` added at ``key`` (repeated indices accumulate); on a Tensor
+    recorded as ``cls`` (saving ``saved``)."""
     if isinstance(g, Tensor):
         data = np.zeros(shape, dtype=g.dtype.np)
         np.add.at(data, _np_key(key), g._data)
-        out, node = record(EmbedBackward0, data, g.dtype, g)
+        if cls.into_zeros:
+            out, node = record(cls, data, g.dtype, make(np.zeros(()), g.dtype, None), g)
+        else:
+            out, node = record(cls, data, g.dtype, g)
         if node is not None:
-            node._saved["key"] = key
+            node.key = key
+            node._saved.update(saved)
         return out
     out = np.zeros(shape, dtype=np.result_type(g))
     np.add.at(out, key, g)
@@ -210,7 +242,7 @@ class PermuteBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         inv = tuple(int(i) for i in np.argsort(self._saved["dims"]))
-        return g.permute(*inv) if isinstance(g, Tensor) else np.transpose(g, inv)
+        return g.permute(inv) if isinstance(g, Tensor) else np.transpose(g, inv)
 
 
 def permute(x: Tensor, *dims: Any) -> Tensor:
@@ -403,8 +435,15 @@ def expand(x: Tensor, *shape: Any) -> Tensor:
                 f"size ({s}) at non-singleton dimension {i + lead}.  Target sizes: "
                 f"{list(shape)}.  Tensor sizes: {list(src)}"
             )
-    return record_view(x, ExpandBackward0, np.broadcast_to(x._data, full),
-                    lambda a: np.broadcast_to(a, full), self_sym_sizes=src)
+    return record_view(x, ExpandBackward0, _expanded(x._data, full),
+                       lambda a: _expanded(a, full), self_sym_sizes=src)
+
+
+def _expanded(a: np.ndarray, full: tuple) -> np.ndarray:
+    """``a`` broadcast to ``full``, writeable as torch's expanded tensor is (numpy's
+    ``broadcast_to`` is read-only); writes that repeat an element are refused by the ops."""
+    b = np.broadcast_to(a, full)
+    return as_strided(a, full, b.strides) if a.flags.writeable else b
 
 
 def expand_as(x: Tensor, other: Tensor) -> Tensor:
@@ -506,7 +545,8 @@ class SelectBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         d, i = self._saved["dim"], self._saved["index"]
-        return embed(g, self._saved["self_sym_sizes"], (slice(None),) * d + (i,))
+        return embed(g, self._saved["self_sym_sizes"], (slice(None),) * d + (i,),
+                     SelectBackwardBackward0, dim=d, index=i)
 
 
 def select(x: Tensor, dim: int, index: int) -> Tensor:
@@ -538,7 +578,8 @@ class SliceBackward0(Node):
     def backward(self, g: Any) -> Any:
         s = self._saved
         key = (slice(None),) * s["dim"] + (slice(s["start"], s["end"], s["step"]),)
-        return embed(g, s["self_sym_sizes"], key)
+        return embed(g, s["self_sym_sizes"], key, SliceBackwardBackward0, dim=s["dim"],
+                     start=s["start"], end=s["end"], step=s["step"])
 
 _INT64_MAX = 2**63 - 1
 

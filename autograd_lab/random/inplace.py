@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..ops.inplace import check_inplace
+from ..ops.inplace import check_inplace, check_overlap
 from ..tensor import Tensor
 from .generator import Generator, _mt
 from .kernels import (
@@ -38,6 +38,7 @@ def uniform_(t: Tensor, a: float = 0.0, b: float = 1.0, *,
     if a > b:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={_fmt(a)} > to={_fmt(b)}")
+    check_overlap(t, ())
     _fill_uniform(t._data, _mt(generator), t.dtype, a, b)
     return _done(t)
 
@@ -48,6 +49,7 @@ def normal_(t: Tensor, mean: float = 0.0, std: float = 1.0, *,
     check_inplace(t)
     _check_std(float(std))
     _need_float(t.dtype, "normal_kernel_cpu")
+    check_overlap(t, ())
     _normal_into(t._data, float(mean), float(std), _mt(generator))
     return _done(t)
 
