@@ -193,6 +193,22 @@ class SigmoidBackwardBackward0(BackwardOp):
         return sigmoid_backward(gg, y), gg * g * right
 
 
+def keep_where(g: Any, keep: Any) -> Any:
+    """``keep ? g : 0`` laid out as ``keep`` (torch lays threshold_backward's result out as
+    its input): a bitwise and with an all-ones mask, several times faster than np.where and
+    exact where a product is not (inf * 0 is nan, -1 * 0 is -0)."""
+    if not keep.ndim and not g.ndim:  # scalars: no array calls
+        return g if keep else np.result_type(g).type(0)
+    if type(g) is np.ndarray and type(keep) is np.ndarray and g.dtype.kind == "f" \
+            and g.shape == keep.shape:
+        u = np.dtype(f"u{g.itemsize}")
+        m = keep.astype(u)  # 0 or 1, in keep's layout
+        np.negative(m, out=m)  # 0 or all ones
+        np.bitwise_and(m, g.view(u), out=m)
+        return m.view(g.dtype)
+    return np.where(keep, g, np.zeros((), np.result_type(g)))
+
+
 class ThresholdBackwardBackward0(BackwardOp):
     """threshold_backward(g, x, t) = 0 where x <= t, else g;  dg = threshold_backward(gg, x, t),
     dx = 0"""
@@ -203,10 +219,7 @@ class ThresholdBackwardBackward0(BackwardOp):
 
     @staticmethod
     def compute(g: Any, x: Any, threshold: float) -> Any:
-        keep = ~(x <= threshold)  # a product: several times faster than np.where
-        if x.ndim > 1 and not x.flags.c_contiguous and x.flags.f_contiguous:  # torch lays
-            return np.multiply(g, keep, order="F")  # its result out as self, numpy in C
-        return g * keep
+        return keep_where(g, ~(x <= threshold))
 
     def derivatives(self, gg: Any, g: Any, x: Any, threshold: float) -> tuple:
         return threshold_backward(gg, x, threshold), _zeros(gg)

@@ -85,7 +85,7 @@ class ReluBackward0(Node):
         if isinstance(g, Tensor) or type(y) is not np.ndarray or y.dtype != g.dtype:
             return bo.threshold_backward(g, y, 0)
         # y is relu's output (>= 0 or nan), so "not y <= 0" is "y != 0": one comparison
-        return g * (y != 0)
+        return bo.keep_where(g, y != 0)
 
 
 def relu(x: Tensor) -> Tensor:

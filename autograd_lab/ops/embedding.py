@@ -8,8 +8,8 @@ from typing import Any
 
 from .._dtype import bool_, int64
 from .common import Node, Tensor
+from .grad_scatter import embed
 from .record import make, record
-from .views import embed
 
 # ---- embedding ----------------------------------------------------------------------------------
 

@@ -18,16 +18,9 @@ from .._messages import cpp_name
 from . import common as c
 from .common import Node, Tensor, norm_dim
 from .comparison import choose
+from .grad_scatter import IndexAddBackward0, IndexPutImplBackward0, embed
 from .record import make, node_for, record, record_view
-from .views import (
-    AliasBackward0,
-    IndexAddBackward0,
-    IndexPutImplBackward0,
-    _select,
-    embed,
-    slice_dim,
-    unsqueeze,
-)
+from .views import AliasBackward0, _select, slice_dim, unsqueeze
 
 
 class IndexBackward0(Node):

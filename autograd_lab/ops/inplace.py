@@ -18,10 +18,11 @@ from .. import _messages as msg
 from .._dtype import check_fill, from_numpy_dtype
 from ..node import SavedTensor, _strip, dense, edge, new_node
 from .common import STATE, Node, Tensor, sum_to, zeros_like_data
+from .grad_scatter import _np_key
 from .indexing import _is_advanced, getitem, masked_fill, sequence_key
 from .layout import empty_strided
 from .record import make, needs_grad, node_for, record
-from .views import _np_key, clone, expand, view
+from .views import clone, expand, view
 
 
 def check_inplace(t: Tensor) -> None:
@@ -97,7 +98,8 @@ def write_into(t: Tensor, data: Any) -> None:
             f"result type {msg.scalar_name(from_numpy_dtype(src.dtype))} can't be cast to the "
             f"desired output type {msg.scalar_name(t.dtype)}"
         )
-    np.copyto(t._data, src, casting="unsafe")
+    if t._data.size:  # an empty (maybe expanded, so read-only) buffer: nothing to write
+        np.copyto(t._data, src, casting="unsafe")
 
 
 def regenerate_views(t: Tensor, skip: Any = None) -> None:

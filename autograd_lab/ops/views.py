@@ -2,7 +2,7 @@
 narrow, flip; clone and dtype conversion.
 
 A view shares its base's memory and version counter. Its backward puts the
-gradient back where the view came from: ``embed`` scatters it into zeros.
+gradient back where the view came from: ``grad_scatter.embed`` scatters it into zeros.
 """
 
 from __future__ import annotations
@@ -16,75 +16,9 @@ from .._dtype import dtype as DType
 from .._messages import warn_once
 from . import common as c
 from .common import Node, Tensor, norm_dim, norm_dims
+from .grad_scatter import SelectBackwardBackward0, SliceBackwardBackward0, embed
 from .layout import empty_dense_like, unsqueeze_empty
 from .record import make, node_for, record, record_view, view_output
-
-# ---- gradient scatter (differentiable, for create_graph) ------------------------------------
-
-class EmbedBackward0(Node):
-    """z = zeros(shape) with g added at ``key``;  dg = gz[key]. torch names the node by the
-    backward formula it records: ``select_backward``, ``slice_backward`` ... (subclasses)."""
-
-    saved_names: tuple[str, ...] = ()
-    into_zeros = False  # an ``index_put_``/``index_add_`` into zeros: an edge for the zeros
-
-    def backward(self, gz: Any) -> Any:
-        g = gz[self.key]
-        return (None, g) if self.into_zeros else g
-
-
-class SelectBackwardBackward0(EmbedBackward0):
-    __doc__ = EmbedBackward0.__doc__
-    saved_names = ("dim", "index")
-
-
-class SliceBackwardBackward0(EmbedBackward0):
-    __doc__ = EmbedBackward0.__doc__
-    saved_names = ("dim", "end", "start", "step")
-
-
-class IndexPutImplBackward0(EmbedBackward0):
-    __doc__ = EmbedBackward0.__doc__
-    saved_names = ("accumulate", "indices")
-    into_zeros = True
-
-
-class IndexAddBackward0(EmbedBackward0):
-    __doc__ = EmbedBackward0.__doc__
-    saved_names = ("alpha", "dim", "index", "source_dim")
-    into_zeros = True
-
-
-def embed(g: Any, shape: tuple, key: Any, cls: type[EmbedBackward0] = EmbedBackward0,
-          **saved: Any) -> Any:
-    """zeros(shape) with ``g`` added at ``key`` (repeated indices accumulate); on a Tensor
-    recorded as ``cls`` (saving ``saved``)."""
-    if isinstance(g, Tensor):
-        data = np.zeros(shape, dtype=g.dtype.np)
-        np.add.at(data, _np_key(key), g._data)
-        if cls.into_zeros:
-            out, node = record(cls, data, g.dtype, make(np.zeros(()), g.dtype, None), g)
-        else:
-            out, node = record(cls, data, g.dtype, g)
-        if node is not None:
-            node.key = key
-            node._saved.update(saved)
-        return out
-    out = np.zeros(shape, dtype=np.result_type(g))
-    np.add.at(out, key, g)
-    return out
-
-
-def _np_key(key: Any) -> Any:
-    """An indexing key with its Tensors (and ranges) as the arrays numpy indexes with."""
-    if isinstance(key, tuple):
-        return tuple(k._data if isinstance(k, Tensor) else
-                     np.arange(k.start, k.stop, k.step) if isinstance(k, range) else k
-                     for k in key)
-    if isinstance(key, range):  # ``x[range(n)]``: torch reads a range as a list of indices
-        return np.arange(key.start, key.stop, key.step)
-    return key._data if isinstance(key, Tensor) else key
-
 
 # ---- reshape family -------------------------------------------------------------------------
 
@@ -443,7 +377,8 @@ def _expanded(a: np.ndarray, full: tuple) -> np.ndarray:
     """``a`` broadcast to ``full``, writeable as torch's expanded tensor is (numpy's
     ``broadcast_to`` is read-only); writes that repeat an element are refused by the ops."""
     b = np.broadcast_to(a, full)
-    return as_strided(a, full, b.strides) if a.flags.writeable else b
+    # an empty one stays read-only: nothing to write, and its zero strides say expanded
+    return as_strided(a, full, b.strides) if a.flags.writeable and b.size else b
 
 
 def expand_as(x: Tensor, other: Tensor) -> Tensor:
