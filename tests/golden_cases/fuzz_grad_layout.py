@@ -259,3 +259,10 @@ case("stack_of_0d_grads_are_views", """
     torch.stack([b, c, b], 1).sum().backward()
     result = (a.grad, a.grad._version, b.grad._version, c.grad._version)
 """)
+case("relu_backward_masks_inf_and_negative_gradients", """
+    x = torch.tensor([[-1.0, 2.0, 0.0, -3.0], [4.0, -0.0, float('nan'), 1.0]], requires_grad=True)
+    x.relu().backward(torch.tensor([[float('inf'), 1.0, -2.0, -5.0], [-1.0, -4.0, 3.0, float('nan')]]))
+    y = torch.tensor(-2.0, requires_grad=True)
+    y.relu().backward(torch.tensor(-1.0))
+    result = (x.grad, repr(x.grad), y.grad, repr(y.grad))
+""")
