@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import torch_strides
+from .summation import sort_dims
 
 
 def empty_dense_like(a: np.ndarray) -> np.ndarray:
@@ -26,17 +27,7 @@ def empty_dense_like(a: np.ndarray) -> np.ndarray:
             return 1 if s0 > s1 else -1
         return 1 if sz[d0] > sz[d1] else 0
 
-    for i in range(1, n):
-        d1 = i
-        for j in range(1, i + 1):
-            d0 = i - j
-            cmp = swap(perm[d0], perm[d1])
-            if cmp > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif cmp < 0:
-                break
-    outer = perm[::-1]
+    outer = sort_dims(perm, swap)[::-1]
     return np.empty([sz[d] for d in outer], a.dtype).transpose(np.argsort(outer))
 
 

@@ -230,7 +230,13 @@ def _iteration_order(shape: tuple, s_in: list, s_out: list) -> list[int]:
                 return 1
         return 0
 
-    for i in range(1, nd):
+    return sort_dims(perm, should_swap)
+
+
+def sort_dims(perm: list[int], should_swap: Any) -> list[int]:
+    """TensorIterator's insertion sort of dims: ``should_swap(d0, d1)`` is 1 (swap), -1
+    (in order: stop) or 0 (undecided: compare with the dims further back)."""
+    for i in range(1, len(perm)):
         d1 = i
         for d0 in range(i - 1, -1, -1):
             cmp = should_swap(perm[d0], perm[d1])
