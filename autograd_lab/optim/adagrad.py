@@ -15,9 +15,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._dtype import float32, float64, get_default_dtype
 from ..tensor import _make
-from .optimizer import Optimizer, _closure_loss, _fma, _no_grad_step
+from .optimizer import Optimizer, _closure_loss, _fma, _no_grad_step, _step_counter
 
 __all__ = ["Adagrad"]
 
@@ -47,11 +46,10 @@ class Adagrad(Optimizer):
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach,
                         maximize=maximize, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
-        step_dt = float64 if get_default_dtype() is float64 else float32
         for group in self.param_groups:
             for p in group["params"]:
                 state = self.state[p]
-                state["step"] = _make(np.zeros((), dtype=step_dt.np), step_dt, None)
+                state["step"] = _step_counter()
                 init = np.full(p._data.shape, initial_accumulator_value, dtype=p.dtype.np)
                 state["sum"] = _make(init, p.dtype, None)
 

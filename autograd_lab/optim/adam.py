@@ -16,16 +16,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._dtype import float32, float64, get_default_dtype
-from ..tensor import _make
-from .optimizer import Optimizer, _closure_loss, _fma, _no_grad_step
+from .optimizer import Optimizer, _closure_loss, _fma, _no_grad_step, _step_counter, _zeros_like
 
 __all__ = ["Adam", "AdamW"]
-
-
-def _zeros_like(p: Any) -> Any:
-    """A zero state tensor shaped like parameter ``p``."""
-    return _make(np.zeros(p._data.shape, dtype=p.dtype.np), p.dtype, None)
 
 
 class Adam(Optimizer):
@@ -58,7 +51,6 @@ class Adam(Optimizer):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """One Adam update of every parameter that has a gradient."""
         loss = _closure_loss(closure)
-        step_dt = float64 if get_default_dtype() is float64 else float32
         for group in self.param_groups:
             lr, (beta1, beta2) = group["lr"], group["betas"]
             eps, wd = group["eps"], group["weight_decay"]
@@ -69,7 +61,7 @@ class Adam(Optimizer):
                     continue
                 state = self.state[p]
                 if len(state) == 0:
-                    state["step"] = _make(np.zeros((), dtype=step_dt.np), step_dt, None)
+                    state["step"] = _step_counter()
                     state["exp_avg"] = _zeros_like(p)
                     state["exp_avg_sq"] = _zeros_like(p)
                     if amsgrad:

@@ -10,10 +10,11 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .._dtype import float32, float64, get_default_dtype
 from .._precision import exact
 from ..grad_mode import STATE, enable_grad
 from ..random.fma import fma32, fma64
-from ..tensor import Tensor, typename
+from ..tensor import Tensor, _make, typename
 
 __all__ = ["Optimizer", "required"]
 
@@ -253,3 +254,14 @@ def _fma_into(a: Any, b: np.ndarray, c: np.ndarray) -> None:
         c[...] = _fma(a, b, c)
     else:
         c += a * b
+
+
+def _zeros_like(p: Tensor) -> Tensor:
+    """A zero state tensor shaped like parameter ``p``."""
+    return _make(np.zeros(p._data.shape, dtype=p.dtype.np), p.dtype, None)
+
+
+def _step_counter() -> Tensor:
+    """torch's ``state["step"]``: a 0-d float32 counter (float64 when that is the default)."""
+    dt = float64 if get_default_dtype() is float64 else float32
+    return _make(np.zeros((), dtype=dt.np), dt, None)

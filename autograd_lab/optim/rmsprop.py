@@ -16,10 +16,15 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._dtype import float32, float64, get_default_dtype
-from ..tensor import _make
-from .adam import _zeros_like
-from .optimizer import Optimizer, _closure_loss, _fma, _fma_into, _no_grad_step
+from .optimizer import (
+    Optimizer,
+    _closure_loss,
+    _fma,
+    _fma_into,
+    _no_grad_step,
+    _step_counter,
+    _zeros_like,
+)
 
 __all__ = ["RMSprop"]
 
@@ -59,14 +64,13 @@ class RMSprop(Optimizer):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """One RMSprop update of every parameter that has a gradient."""
         loss = _closure_loss(closure)
-        step_dt = float64 if get_default_dtype() is float64 else float32
         for group in self.param_groups:
             for p in group["params"]:
                 if p._grad is None:
                     continue
                 state = self.state[p]
                 if len(state) == 0:
-                    state["step"] = _make(np.zeros((), dtype=step_dt.np), step_dt, None)
+                    state["step"] = _step_counter()
                     state["square_avg"] = _zeros_like(p)
                     if group["momentum"] > 0:
                         state["momentum_buffer"] = _zeros_like(p)
