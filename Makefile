@@ -35,15 +35,16 @@ figures: setup
 	$(VENV_PY) scripts/course/make_figures.py
 	$(VENV_PY) scripts/course/embed_figures.py notebooks/[0-9][0-9]_*.ipynb
 
-# Exercise copies of the notebooks with the answers removed (notebooks/student/, not tracked).
+# The student copies (answers removed) in notebooks/student/: tracked; edited copies are kept.
 student: setup
 	$(VENV_PY) scripts/course/make_student_notebooks.py
 
 # Run every course notebook top to bottom in a fresh kernel and save its outputs (what nbval
-# then compares). After `make figures`, since the notebooks embed the figures.
+# then compares) in a canonical form: no timestamps, stable widget ids, whole streams, so a
+# re-run changes nothing but object addresses. Then refresh the student copies.
+# After `make figures`, since the notebooks embed the figures.
 notebooks: setup
 	.venv/bin/python scripts/course/colab_cell.py --write notebooks/[0-9][0-9]_*.ipynb
 	.venv/bin/python scripts/course/embed_figures.py notebooks/[0-9][0-9]_*.ipynb
-	for nb in notebooks/[0-9][0-9]_*.ipynb; do \
-		.venv/bin/jupyter nbconvert --to notebook --execute --inplace "$$nb" || exit 1; \
-	done
+	.venv/bin/python scripts/course/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb
+	.venv/bin/python scripts/course/make_student_notebooks.py

@@ -114,7 +114,8 @@ arcsin, arccos, arctan, fix = asin, acos, atan, trunc
 arctan2 = atan2
 row_stack = vstack
 swapaxes = transpose
-__version__ = "2.13.0+autograd_lab"
+__version__ = "2.13.0+autograd_lab"  # what code written for torch checks
+__course_version__ = "0.2.0"  # this release of the course and package (CHANGELOG.md)
 
 
 def is_tensor(obj: object) -> bool:
