@@ -1,6 +1,6 @@
 """Differential fuzzing: random programs run under PyTorch and under autograd_lab, compared.
 
-    PYTHONPATH=$PWD /tmp/oracle/bin/python scripts/oracle/fuzz_against_torch.py \\
+    PYTHONPATH=$PWD $TORCH_PYTHON scripts/oracle/fuzz_against_torch.py \\
         --programs 20000 [--seed 0] [--jobs 2] [--json fuzz.json] [--show 30]
 
 Needs an interpreter with torch 2.13 (the oracle) and the repository on ``PYTHONPATH``.
