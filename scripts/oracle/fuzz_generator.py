@@ -28,6 +28,10 @@ COMPARE = ["==", "<", ">=", "!=", "torch.eq", "torch.isclose"]
 REDUCE = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "std", "var",
           "norm", "logsumexp", "softmax", "log_softmax", "cumsum", "cumprod", "median", "all",
           "any", "count_nonzero"]
+METHOD_OF = {"+": "add", "-": "sub", "*": "mul", "/": "div", "**": "pow"}  # method forms
+INDEX_DTYPES = ["", ", dtype=torch.int64", ", dtype=torch.int32"]
+LEGACY = ["FloatTensor", "DoubleTensor", "Tensor"]
+NEW_KINDS = ("scalar_arg", "index", "legacy", "accumulate")  # statement kinds with a method
 LOSSES = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
           "binary_cross_entropy_with_logits", "cross_entropy", "nll_loss", "kl_div"]
 
@@ -122,8 +126,12 @@ class Gen:
         t = self.ns[x]
         name = self.fresh()
         kind = r.choices(["unary", "binary", "compare", "reduce", "view", "join", "matmul",
-                          "loss", "inplace", "grad", "backward", "misc"],
-                         [14, 14, 3, 12, 12, 4, 5, 5, 9, 9, 8, 5])[0]
+                          "loss", "inplace", "grad", "backward", "misc", "scalar_arg", "index",
+                          "legacy", "accumulate"],
+                         [14, 14, 3, 12, 12, 4, 5, 5, 9, 9, 8, 5, 5, 6, 3, 3])[0]
+        if kind in NEW_KINDS:
+            getattr(self, kind)(x, t, name)
+            return
         if kind == "unary":
             op = r.choice(UNARY)
             if r.random() < 0.5:
@@ -136,7 +144,10 @@ class Gen:
             other = y if y and r.random() < 0.7 else self.number()
             if r.random() < 0.15 and op[0] in "+-*/":
                 other, x = x, other  # a scalar on the left
-            if op.startswith("torch."):
+            method = op[6:] if op.startswith("torch.") else METHOD_OF.get(op)
+            if method and x in self.ns and r.random() < 0.35:  # the method form: x.maximum(y)
+                self.emit(f"{name} = {x}.{method}({other})")
+            elif op.startswith("torch."):
                 self.emit(f"{name} = {op}({x}, {other})")
             else:
                 self.emit(f"{name} = {x} {op} {other}")
@@ -200,7 +211,9 @@ class Gen:
         elif kind == "loss":
             op = r.choice(LOSSES)
             red = r.choice(["", ", reduction='sum'", ", reduction='none'", ""])
-            if op in ("cross_entropy", "nll_loss"):
+            if op in ("cross_entropy", "nll_loss") and t.dim() in (1, 3) and t.numel() > 0:
+                self.class_loss(op, x, t, name, red)
+            elif op in ("cross_entropy", "nll_loss"):
                 if t.dim() == 2 and t.shape[1] > 0:
                     tgt = f"torch.tensor({[r.randrange(t.shape[1]) for _ in range(t.shape[0])]})"
                     inp = x if op == "cross_entropy" else f"{x}.log_softmax(1)"
@@ -272,6 +285,131 @@ class Gen:
                     "nan_to_num": f"torch.nan_to_num({x})"}[op]
             self.emit(f"{name} = {body}")
 
+    # ---- the forms beyond operators: 0-d tensors as scalars, index tensors, losses of
+    # ---- every rank, legacy constructors, the order of accumulation
+
+    def scalar_tensor(self) -> str:
+        """A 0-d float tensor where a number is usual: an existing one or a new leaf (half
+        of them requiring grad)."""
+        have = self.tensors(lambda u: u.dim() == 0 and u.is_floating_point())
+        if have and self.r.random() < 0.4:
+            return self.r.choice(have)
+        name = self.fresh()
+        rg = ".requires_grad_()" if self.r.random() < 0.5 else ""
+        dtype = self.r.choice(FLOATS)
+        self.emit(f"{name} = torch.tensor({self.number()}, dtype=torch.{dtype}){rg}")
+        return name
+
+    def scalar_arg(self, x: str, t: Any, name: str) -> None:
+        s = self.scalar_tensor()
+        s2 = self.scalar_tensor() if self.r.random() < 0.3 else s
+        form = self.r.choice([
+            f"{x}.masked_fill({x} > 0, {s})", f"torch.masked_fill({x}, {x} < 0, {s})",
+            f"{x}.clone().masked_fill_({x} > 0, {s})", f"{x}.clone().fill_({s})",
+            f"torch.clamp({x}, min={s})", f"{x}.clamp(max={s})", f"{x}.clamp({s}, {s2})",
+            f"{x}.pow({s})", f"torch.pow({s}, {x})", f"torch.where({x} > 0, {x}, {s})",
+            f"torch.where({x} > 0, {s}, {x})", f"{x}.add({s}, alpha=2)", f"{x}.mul({s})",
+            f"torch.maximum({x}, {s})", f"{x}.minimum({s})"])
+        self.emit(f"{name} = {form}")
+
+    def index_literal(self, shape: tuple[int, ...], high: int) -> str:
+        """Indices in ``[0, high)`` (now and then one out of range, for the errors)."""
+        if not shape:
+            return str(self.r.randrange(high + (self.r.random() < 0.03)) if high else 0)
+        return "[" + ", ".join(self.index_literal(shape[1:], high) for _ in range(shape[0])) + "]"
+
+    def index(self, x: str, t: Any, name: str) -> None:
+        """gather / scatter / index_select / embedding / advanced indexing with int64 or
+        int32 indices, 0-d inputs included."""
+        r, shape = self.r, tuple(t.shape)
+        idt = r.choice(INDEX_DTYPES)
+        if t.numel() == 0:
+            self.emit(f"{name} = {x}.index_select(0, torch.tensor([], dtype=torch.int64))")
+            return
+        d = self.dim(t) % max(t.dim(), 1)
+        size = shape[d] if shape else 1
+        op = r.choice(["gather", "scatter", "scatter_add", "index_select", "getitem"]
+                      + (["embedding"] if t.dim() == 2 else []))
+        if op in ("gather", "scatter", "scatter_add"):
+            ishape = tuple(r.randint(1, n) for n in shape)
+            idx = f"torch.tensor({self.index_literal(ishape, size)}{idt})"
+            if op == "gather":
+                form = r.choice([f"torch.gather({x}, {d}, {idx})", f"{x}.gather({d}, {idx})"])
+            elif op == "scatter":
+                form = r.choice([f"{x}.scatter({d}, {idx}, {x})", f"{x}.scatter({d}, {idx}, 1.5)",
+                                 f"torch.scatter({x}, {d}, {idx}, {x}.detach() * 2)"])
+            else:
+                form = f"{x}.scatter_add({d}, {idx}, {x})"
+        elif op == "index_select":
+            ishape = r.choice([(), (2,), (size,)])
+            form = f"{x}.index_select({d}, torch.tensor({self.index_literal(ishape, size)}{idt}))"
+        elif op == "getitem":
+            if not shape:
+                form = f"{x}[torch.tensor(0{idt})]" if r.random() < 0.3 else f"{x}[None]"
+            else:
+                form = f"{x}[torch.tensor({self.index_literal((2,), shape[0])}{idt})]"
+        else:
+            ishape = r.choice([(), (3,), (2, 2)])
+            pad = r.choice(["", ", padding_idx=0"])
+            idx = f"torch.tensor({self.index_literal(ishape, shape[0])}{idt})"
+            form = f"F.embedding({idx}, {x}{pad})"
+        self.emit(f"{name} = {form}")
+
+    def class_loss(self, op: str, x: str, t: Any, name: str, red: str) -> None:
+        """nll_loss / cross_entropy on ``(C,)`` (a 0-d target) or ``(N, C, d1, ...)``."""
+        r, shape = self.r, tuple(t.shape)
+        c = shape[0] if len(shape) <= 1 else shape[1]
+        tshape = () if len(shape) <= 1 else (shape[0],) + shape[2:]
+        tgt = self.index_literal(tshape, c) if c else "0"
+        extra = r.choice(["", "", ", ignore_index=0",
+                          f", weight=torch.tensor({self.literal((c,))}, dtype={x}.dtype).abs()"])
+        if op == "cross_entropy" and r.random() < 0.3:
+            extra += ", label_smoothing=0.1"
+        inp = x if op == "cross_entropy" else f"{x}.log_softmax({0 if len(shape) <= 1 else 1})"
+        self.emit(f"{name} = F.{op}({inp}, torch.tensor({tgt}){red}{extra})")
+
+    def legacy(self, x: str, t: Any, name: str) -> None:
+        """torch.FloatTensor / DoubleTensor / LongTensor / Tensor and ``Tensor.new``."""
+        r = self.r
+        cls = r.choice(LEGACY)
+        shape = r.choice([(3,), (2, 2), ()])
+        form = r.choice([
+            f"torch.{cls}({self.literal(shape) if shape else '[' + self.number() + ']'})",
+            f"torch.LongTensor({self.literal((3,), True)})",
+            f"torch.{cls}(2, 3).zero_()", f"torch.{cls}({x}.shape).fill_(1.5)",
+            f"torch.{cls}({x})", f"{x}.new({self.literal((2,))})", f"{x}.new(2, 3).zero_()",
+            f"{x}.new()", f"{x}.new({x}.shape).fill_(0.5)", f"torch.{cls}()"])
+        self.emit(f"{name} = {form}")
+
+    def accumulate(self, x: str, t: Any, name: str) -> None:
+        """Several leaves joined by stack or cat; hooks on the leaves append their index
+        to a list when their gradient arrives, so the list is the order of accumulation."""
+        r = self.r
+        k = r.randint(2, 5)
+        shape = r.choice([(), (2,), (3,), (2, 2)])
+        dtype = r.choice(FLOATS)
+        leaves = []
+        for _ in range(k):
+            leaves.append(self.fresh())
+            body = (f"torch.tensor({self.literal(shape)}, dtype=torch.{dtype})" if shape else
+                    f"torch.tensor({self.number()}, dtype=torch.{dtype})")
+            self.emit(f"{leaves[-1]} = {body}.requires_grad_()")
+        order = self.fresh()
+        self.emit(f"{order} = []")
+        self.emit(f"for i, leaf in enumerate([{', '.join(leaves)}]): "
+                  f"leaf.register_hook(lambda g, i=i: {order}.append(i))")
+        parts = leaves + ([r.choice(leaves)] if r.random() < 0.2 else [])  # a leaf used twice
+        d = r.randint(0, len(shape))
+        op = "stack" if not shape or r.random() < 0.6 else "cat"
+        if op == "cat":
+            d = min(d, len(shape) - 1)
+        self.emit(f"{name} = torch.{op}([{', '.join(parts)}], {d})")
+        if r.random() < 0.5:
+            self.emit(f"{name}.sum().backward()")
+        else:
+            self.emit(f"({name} * torch.arange(1., {name}.numel() + 1).view({name}.shape))"
+                      f".sum().backward()")
+
 
 def generate(seed: int, torch: Any, length: int) -> list[str]:
     g = Gen(seed, torch)
@@ -280,5 +418,6 @@ def generate(seed: int, torch: Any, length: int) -> list[str]:
     while len(g.lines) < length:
         g.statement()
     return g.lines
+
 
 
