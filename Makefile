@@ -21,7 +21,8 @@ lint: setup
 	.venv/bin/ruff check .
 
 # Record reference values with real PyTorch 2.13; TORCH_PYTHON is an interpreter that has it
-# (e.g. python -m venv /tmp/oracle && /tmp/oracle/bin/pip install torch==2.13.0 numpy).
+# (e.g. python -m venv ~/torch-oracle && ~/torch-oracle/bin/pip install torch==2.13.0 numpy,
+# then make goldens TORCH_PYTHON=~/torch-oracle/bin/python).
 # AREAS: some of the case modules in tests/golden_cases (default: all), e.g. AREAS="ops rng".
 AREAS ?=
 goldens:

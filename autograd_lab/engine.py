@@ -18,6 +18,10 @@ arguments, finds where the graph starts (``_root_edge``), and hands over to ``_r
 
 ``create_graph``: backward formulas run with grad mode on, on Tensors, so they record a
 graph of their own; otherwise grad mode is off and they run on numpy arrays.
+
+torch's bookkeeping sits at the edge: the ``._version`` its gradient tensors would carry
+(in-place sums, formulas ending in place) is ``_grad_versions``'s, kept by ``run.versions``;
+which tensor becomes a leaf's first ``.grad`` is ``_grad_layout``'s.
 Anomaly mode (``anomaly_mode``): a failing node names the forward call that made it.
 It is iterative (a heap and a dict, no recursion), so a 100,000-node chain is fine.
 
@@ -30,18 +34,17 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import weakref
-from sys import getrefcount
 from typing import Any
 
 import numpy as np
 
 from . import _messages as msg
+from ._grad_versions import GradVersions
 from ._zero_tensor import ZeroGrad
 from .anomaly_mode import ANOMALY, check_nan, report_error
 from .grad_mode import STATE
 from .listener import Listener, _listeners, copy, current, listen  # noqa: F401  (re-exported)
-from .node import AccumulateGrad, Node, accumulate_grad, dense, grad_accumulator
+from .node import AccumulateGrad, Node, accumulate_grad, grad_accumulator
 from .tensor import Tensor, _make, _wrap_grad
 
 # ---- entry points -----------------------------------------------------------------------------
@@ -113,7 +116,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
             result.append(g if g.dtype is t.dtype else g.to(t.dtype))
             continue
         out = _make(np.array(g, dtype=t.dtype.np, copy=True), t.dtype, None)
-        out._vc[0] = run.version(g)  # the gradient as torch returns it: its version too
+        out._vc[0] = run.versions.of(g)  # the gradient as torch returns it: its version too
         out._zero = type(g) is ZeroGrad
         result.append(out)
     return tuple(result)
@@ -185,7 +188,7 @@ class _Run:
     """The state of one backward pass, shared by the steps of ``_run``."""
 
     __slots__ = ("retain_graph", "create_graph", "accumulate", "listener", "deps", "buffers",
-                 "heap", "tie", "needed", "target_nodes", "capture", "captured", "vers")
+                 "heap", "tie", "needed", "target_nodes", "capture", "captured", "versions")
 
     def __init__(self, deps: dict[Node, int], retain_graph: bool, create_graph: bool,
                  accumulate: bool, listener: Listener | None) -> None:
@@ -200,7 +203,7 @@ class _Run:
         self.target_nodes: set[Node] = set()
         self.capture: dict[tuple[Node, int], list[int]] = {}  # edge -> indices into inputs
         self.captured: list = []
-        self.vers: dict[int, tuple] = {}  # id(array) -> (weakref, version): sums made in place
+        self.versions = GradVersions()  # torch's ``._version`` of the gradients (an edge module)
 
     def deliver(self, node: Node, nr: int, g: Any) -> None:
         """Add ``g`` to output ``nr`` of ``node``; queue it once every edge has delivered."""
@@ -211,37 +214,11 @@ class _Run:
             if buf[nr] is None:
                 buf[nr] = g
             else:
-                self.add(buf, nr, g)
+                self.versions.add(buf, nr, g)  # torch's version of the sum, kept
         left = self.deps[node] - 1
         self.deps[node] = left
         if left == 0:
             heapq.heappush(self.heap, (-node._seq, next(self.tie), node))
-
-    def add(self, buf: list, nr: int, g: Any) -> None:
-        """Sum ``g`` into a buffer slot. torch adds in place when it holds the only reference
-        to a dense buffer that is no view (and grad mode is off): the sum then has the old
-        version + 1."""
-        old = buf[nr]
-        new = old + g
-        if old is not g and getrefcount(old) <= 3 and (
-                isinstance(old, np.generic)
-                or type(old) is np.ndarray and old.base is None and dense(old)):
-            if type(new) is not np.ndarray:  # numpy's 0-d sums are scalars
-                new = np.asarray(new)
-            elif not new.size:  # an empty one, added to in place, keeps its torch strides
-                new = old
-            self.vers[id(new)] = (weakref.ref(new), self.version(old) + 1)
-        buf[nr] = new
-
-    def version(self, a: Any) -> int:
-        """The version torch's gradient tensor ``a`` would have (bumped by in-place sums)."""
-        if not self.vers or type(a) is not np.ndarray:
-            return 0
-        for x in (a, a.base):
-            e = self.vers.get(id(x))
-            if e is not None and e[0]() is x:
-                return e[1]
-        return 0
 
     def start(self, node: Node, nr: int, g: Any) -> None:
         """A root's gradient: queued at once unless edges also lead into the root."""
@@ -309,7 +286,7 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
     if is_acc:
         if run.accumulate and grads[0] is not None:
             added = accumulate_grad(node.variable, grads[0], run.create_graph,
-                                    run.version(grads[0]))
+                                    run.versions.of(grads[0]))
             if listener is not None:
                 listener.on_accumulate(node.variable, copy(added), copy(node.variable._grad))
         if node._post_hooks:
@@ -321,8 +298,8 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
         out = node.apply(_materialize(node, grads) if node._n_outputs > 1 else grads)
         if len(out) != len(node.next_functions):
             raise _wrong_count(node, out)
-        if node.grad_versions is not None:
-            out = _set_versions(run, out, node.grad_versions)
+        if node.grad_versions is not None:  # formulas ending in place: torch's versions
+            out = run.versions.after_formula(out, node.grad_versions)
     if node._post_hooks:
         out = _node_post_hooks(node, out, grads)
     if ANOMALY.enabled and ANOMALY.check_nan:
@@ -352,22 +329,6 @@ def _wrong_count(node: Node, out: tuple) -> RuntimeError:
         f"function {node.name()} returned an incorrect number of gradients (expected "
         f"{len(node.next_functions)}, got {len(out)})"
     )
-
-
-def _set_versions(run: _Run, out: tuple, versions: tuple[int | None, ...]) -> tuple:
-    """Give a node's fresh gradients the versions torch's formula leaves them at (a numpy
-    scalar becomes a 0-d array, which can carry one)."""
-    if any(isinstance(g, np.generic) for g in out):
-        out = tuple(np.asarray(g) if isinstance(g, np.generic) else g for g in out)
-    for g, v in zip(out, versions):
-        if v is None:  # the formula's own version is not known here: leave it
-            continue
-        if type(g) is np.ndarray:  # a view: its base holds the version (torch's views share it)
-            a = g if g.base is None else g.base
-            run.vers[id(a)] = (weakref.ref(a), v)
-        elif isinstance(g, Tensor) and g._base is None:
-            g._vc[0] = v
-    return out
 
 
 def _materialize(node: Node, grads: list) -> list:

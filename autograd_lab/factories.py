@@ -12,6 +12,7 @@ from . import _messages as msg
 from ._device import _DEFAULT as _DEFAULT_DEVICE
 from ._device import check_cpu
 from ._dtype import dtype, from_numpy_dtype, get_default_dtype
+from ._fma import fma32, fma64
 from .tensor import Tensor, _make
 
 
@@ -340,8 +341,6 @@ def linspace(start: float, end: float, steps: int, *, dtype: dtype | None = None
         arr = np.array([start], dtype=np.float64)
     elif dt.np in (np.float32, np.float64):
         # in the dtype, with the fused multiply-add torch's kernel is compiled to
-        from .random.fma import fma32, fma64
-
         fma = fma32 if dt.np == np.float32 else fma64
         lo, hi = dt.np.type(start), dt.np.type(end)
         step = (hi - lo) / dt.np.type(steps - 1)

@@ -8,7 +8,8 @@ Saved values are version-checked: a node remembers the version of every tensor
 it saved, and refuses to run if one was modified in place since then. After a
 backward without ``retain_graph`` the saved tensors are freed.
 
-``AccumulateGrad`` is the sink of a leaf: it owns adding a gradient into ``.grad``.
+``AccumulateGrad`` is the sink of a leaf: it owns adding a gradient into ``.grad``
+(``accumulate_grad``; which tensor becomes the first ``.grad`` is ``_grad_layout``'s).
 
 Backward formulas are written once and run on numpy arrays (plain backward) or on
 Tensors (``create_graph=True``): operators work on both, and the helpers in
@@ -22,19 +23,16 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from sys import getrefcount
 from typing import Any, Callable
 
-import numpy as np
-
 from . import _messages as msg
+from ._grad_layout import first_grad
 from ._saved_display import wrapped_number
 from ._torch_names import as_torch_node_class
-from ._zero_tensor import ZeroGrad
 from .anomaly_mode import ANOMALY, record_forward_trace
 from .grad_mode import STATE
 from .hooks import RemovableHandle
-from .tensor import Tensor, _make, _wrap_grad, torch_strides
+from .tensor import Tensor, _make, _wrap_grad
 
 _seq = itertools.count()
 FREED = type("Freed", (), {"__repr__": lambda self: "<freed>"})()  # a released saved value
@@ -260,11 +258,6 @@ class Node:
         return res if len(res) != 1 else res[0]
 
 
-# References to a gradient array that only the engine holds, as ``accumulate_grad`` sees them:
-# the engine's input buffer, the argument, and getrefcount's own.
-_ONLY_OURS = 3
-
-
 class AccumulateGrad(Node):
     """The sink of a leaf: adds the incoming gradient into ``variable.grad``
     (``accumulate_grad``, below)."""
@@ -293,108 +286,26 @@ class AccumulateGrad(Node):
         return 2**64 - 1
 
 
-def dense(a: np.ndarray) -> bool:
-    """torch's ``is_non_overlapping_and_dense``: the elements fill their memory exactly, in
-    some order of the dims."""
-    if a.flags.c_contiguous or a.flags.f_contiguous:
-        return True
-    expect = a.itemsize
-    for stride, size in sorted((abs(st), n) for st, n in zip(a.strides, a.shape) if n != 1):
-        if stride != expect:
-            return False
-        expect *= size
-    return True
-
-
-def _obeys_layout(g: np.ndarray, var: np.ndarray) -> bool:
-    """torch's gradient layout contract: ``g`` may become ``var.grad`` as it is only when
-    its strides match ``var``'s (a dense ``var``) or it is contiguous."""
-    if g.size == 0:  # numpy zeroes an empty array's strides: compare torch's
-        gst, vst = torch_strides(g), torch_strides(var)
-        return all((gs != 0) if n == 1 else gs == vs for n, gs, vs in zip(g.shape, gst, vst))
-    if not dense(var):
-        return bool(g.flags.c_contiguous)
-    for size, gs, vs in zip(g.shape, g.strides, var.strides):
-        if (gs != vs) if size != 1 else gs == 0:
-            return False
-    return True
-
-
-def _clone_obey_contract(g: Any, var: Tensor) -> Tensor:
-    """A copy of gradient ``g`` laid out as ``var``: ``empty_like(var).copy_(g)`` (version 1,
-    ``CopyBackwards`` when ``g`` requires grad), or a contiguous clone for a sparse layout."""
-    if isinstance(g, Tensor) and g._rg:
-        if dense(var._data):
-            return _make(np.empty_like(var._data), var.dtype, None).copy_(g)
-        return g.clone()
-    data = g._data if isinstance(g, Tensor) else g
-    if not dense(var._data):
-        return _make(np.array(data, dtype=var.dtype.np, order="C"), var.dtype, None)
-    out = _make(np.empty_like(var._data), var.dtype, None)
-    np.copyto(out._data, data, casting="unsafe")
-    out._vc[0] = 1
-    return out
-
-
-def _stolen(g: Any, var: Tensor) -> bool:
-    """Whether torch would make gradient ``g`` ``var.grad`` itself: nothing else holds it
-    (views of a buffer held elsewhere count as unshared: torch counts references to the
-    tensor, not to its memory), and it has ``var``'s dtype and layout."""
-    return (type(g) is np.ndarray and g.dtype == var.dtype.np
-            and getrefcount(g) <= _ONLY_OURS + 1  # + this function's argument
-            and _obeys_layout(g, var._data))
-
-
 def accumulate_grad(var: Tensor, g: Any, create_graph: bool, version: int = 0) -> Any:
     """``var.grad += g``: what an ``AccumulateGrad`` node does with its gradient. Returns
     ``g`` as it was added (in ``var``'s dtype); ``version`` is the version ``g`` has.
 
-    The first gradient becomes ``.grad`` itself when nothing else holds it and it has
-    ``var``'s layout (torch's "gradient layout contract"), else a copy laid out as ``var``;
-    later ones are added in place -- or out of place under ``create_graph``, so the sum
-    records a graph. ``g`` is a Tensor under ``create_graph`` (or when a hook returned
-    one), else a numpy array.
+    The first gradient becomes ``.grad`` (itself or a copy: torch's layout contract, in
+    ``_grad_layout``); later ones are added in place -- or out of place under
+    ``create_graph``, so the sum records a graph. ``g`` is a Tensor under ``create_graph``
+    (or when a hook returned one), else a numpy array.
     """
-    if isinstance(g, Tensor):
-        if g.dtype is not var.dtype:
-            g = g.to(var.dtype)
-        if var._grad is None:
-            d = g._data
-            if not create_graph and d.base is None and d.flags.writeable \
-                    and _obeys_layout(d, var._data):
-                var._grad = g.detach()
-            else:
-                var._grad = _clone_obey_contract(g, var)
-        elif create_graph:
-            var._grad = var._grad + g
-        else:
-            if var._grad._zero:
-                raise RuntimeError(msg.ZERO_TENSOR_IMMUTABLE)
-            var._grad._data += g._data
-            var._grad._vc[0] += 1
-    elif var._grad is None:
-        if isinstance(g, np.generic):  # numpy's 0-d results: a fresh 0-d tensor in torch
-            g = np.asarray(g)
-        if type(g) is np.ndarray and g.dtype != var.dtype.np:  # torch's engine casts each
-            g = g.astype(var.dtype.np)  # gradient to its input's dtype (a wider one is ours)
-        elif type(g) is np.ndarray and any(st < 0 for st in g.strides):
-            g = np.ascontiguousarray(g)  # numpy's flip is a view; torch's is a new tensor
-        if type(g) is ZeroGrad and _obeys_layout(g, var._data):  # a ZeroTensor kept as is
-            var._grad = _make(np.array(g, dtype=var.dtype.np), var.dtype, None)
-            var._grad._zero = True
-        elif create_graph or not _stolen(g, var):
-            var._grad = _clone_obey_contract(g, var)
-        else:  # torch keeps this gradient tensor as it is, with its version
-            if g.base is not None or not g.flags.writeable:  # it aliases memory we still use
-                g = np.array(g, copy=True)
-            var._grad = _make(g, var.dtype, None)
-            var._grad._vc[0] = version
-    elif create_graph or var._grad._rg:
-        var._grad = var._grad + _wrap_grad(g)
+    is_tensor = isinstance(g, Tensor)
+    if is_tensor and g.dtype is not var.dtype:
+        g = g.to(var.dtype)
+    if var._grad is None:
+        var._grad, g = first_grad(var, g, create_graph, version)
+    elif create_graph or (var._grad._rg and not is_tensor):
+        var._grad = var._grad + (g if is_tensor else _wrap_grad(g))
     else:
         if var._grad._zero:
             raise RuntimeError(msg.ZERO_TENSOR_IMMUTABLE)
-        var._grad._data += g
+        var._grad._data += g._data if is_tensor else g
         var._grad._vc[0] += 1
     return g
 

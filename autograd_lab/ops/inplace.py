@@ -16,7 +16,8 @@ import numpy as np
 
 from .. import _messages as msg
 from .._dtype import check_fill, from_numpy_dtype
-from ..node import SavedTensor, _strip, dense, edge, new_node
+from .._grad_layout import dense
+from ..node import SavedTensor, _strip, edge, new_node
 from .common import STATE, Node, Tensor, sum_to, zeros_like_data
 from .grad_scatter import _np_key
 from .indexing import _is_advanced, getitem, masked_fill, sequence_key

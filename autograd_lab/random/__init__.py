@@ -7,8 +7,9 @@ draws, so a mixed sequence of calls after ``manual_seed`` stays in step with tor
 Reading order, bottom up:
 
 * :mod:`.mt19937` -- the twister and torch's state bytes;
-* :mod:`.fma` -- fused multiply-add (one rounding) emulated in numpy, as torch's kernels are
-  compiled with FMA contraction;
+* ``autograd_lab._fma`` (below this package: ``linspace`` and the optimizers use it too) --
+  fused multiply-add (one rounding) emulated in numpy, as torch's kernels are compiled with
+  FMA contraction;
 * :mod:`.normal_kernels` -- torch's vectorised Box-Muller (float32 and float64 blocks of 16);
 * :mod:`.generator` -- ``Generator``, the global generator, seeding and states;
 * :mod:`.kernels` -- uniform, normal and Bernoulli values from the draws, in memory order;

@@ -1,6 +1,6 @@
 """Differential fuzzing: random programs run under PyTorch and under autograd_lab, compared.
 
-    PYTHONPATH=$PWD /tmp/oracle/bin/python scripts/oracle/fuzz_against_torch.py \\
+    PYTHONPATH=$PWD $TORCH_PYTHON scripts/oracle/fuzz_against_torch.py \\
         --programs 20000 [--seed 0] [--jobs 2] [--json fuzz.json] [--show 30]
 
 Needs an interpreter with torch 2.13 (the oracle) and the repository on ``PYTHONPATH``.
@@ -26,7 +26,6 @@ import argparse
 import json
 import math
 import multiprocessing as mp
-import random
 import re
 import sys
 import warnings
@@ -35,24 +34,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from fuzz_generator import generate, namespace
 
 TRIGGERED = re.compile(r"\s*\(Triggered internally at [^)]*\)\s*$")
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
-
-SHAPES = [(), (3,), (2, 3), (3, 1), (1, 4), (2, 3, 4), (4,), (2, 1, 3), (0,), (1, 0), (2, 2)]
-FLOATS = ["float32"] * 6 + ["float64"] * 2
-UNARY = ["abs", "neg", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "square",
-         "reciprocal", "rsqrt", "log1p", "expm1", "sign", "floor", "ceil", "round", "trunc",
-         "erf", "exp2", "log2", "log10", "sinh", "cosh", "asin", "atan", "sgn", "frac"]
-BINARY = ["+", "-", "*", "/", "**", "torch.maximum", "torch.minimum", "torch.remainder",
-          "torch.atan2", "torch.fmod", "torch.hypot"]
-COMPARE = ["==", "<", ">=", "!=", "torch.eq", "torch.isclose"]
-REDUCE = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "std", "var",
-          "norm", "logsumexp", "softmax", "log_softmax", "cumsum", "cumprod", "median", "all",
-          "any", "count_nonzero"]
-LOSSES = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
-          "binary_cross_entropy_with_logits", "cross_entropy", "nll_loss", "kl_div"]
-
 
 # ---- observing a value ------------------------------------------------------------------------
 
@@ -182,13 +167,6 @@ class Step:
     obs: dict[str, Any] = field(default_factory=dict)
 
 
-def namespace(lib: Any) -> dict[str, Any]:
-    import importlib
-
-    return {"torch": lib, "F": importlib.import_module(lib.__name__ + ".nn.functional"),
-            "__builtins__": __builtins__}
-
-
 def run(program: list[str], lib: Any) -> tuple[list[Step], dict[str, Any]]:
     ns = namespace(lib)
     steps = []
@@ -235,250 +213,6 @@ def compare(program: list[str], torch_run: Any, ours_run: Any) -> tuple[str, str
         if d:
             return d[0], d[1], len(program)
     return None
-
-
-# ---- generating a program (by running it under torch) -----------------------------------------
-
-class Gen:
-    def __init__(self, seed: int, torch: Any) -> None:
-        self.r = random.Random(seed)
-        self.torch = torch
-        self.ns = namespace(torch)
-        self.lines: list[str] = []
-        self.n = 0
-
-    def fresh(self) -> str:
-        self.n += 1
-        return f"v{self.n}"
-
-    def tensors(self, pred: Any = lambda t: True) -> list[str]:
-        T = self.torch.Tensor
-        return [k for k, v in self.ns.items()
-                if re.fullmatch(r"v\d+", k) and isinstance(v, T) and pred(v)]
-
-    def emit(self, line: str) -> None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                exec(line, self.ns)
-            except Exception:  # an error is an outcome to compare like any other
-                pass
-        self.lines.append(line)
-
-    def number(self) -> str:
-        r = self.r.random()
-        if r < 0.04:
-            return self.r.choice(["float('nan')", "float('inf')", "-float('inf')", "-0.0"])
-        if r < 0.12:
-            return "0.0"
-        return repr(round(self.r.gauss(0, 1.5), 2))
-
-    def literal(self, shape: tuple[int, ...], integer: bool = False) -> str:
-        if not shape:
-            return str(self.r.randint(-3, 5)) if integer else self.number()
-        return "[" + ", ".join(self.literal(shape[1:], integer) for _ in range(shape[0])) + "]"
-
-    def leaf(self) -> None:
-        r, name = self.r, self.fresh()
-        shape = r.choice(SHAPES)
-        kind = r.random()
-        if kind < 0.78:
-            dtype = r.choice(FLOATS)
-            grad = r.random() < 0.75
-            if 0 in shape:
-                body = f"torch.zeros({shape}, dtype=torch.{dtype})"
-            else:
-                body = f"torch.tensor({self.literal(shape)}, dtype=torch.{dtype})"
-            if len(shape) == 2 and r.random() < 0.2:
-                body += ".t()"  # a non-contiguous leaf
-            if grad:
-                body += ".requires_grad_()"
-        elif kind < 0.92:
-            body = (f"torch.zeros({shape}, dtype=torch.int64)" if 0 in shape else
-                    f"torch.tensor({self.literal(shape, True)})")
-        else:
-            body = (f"torch.zeros({shape}, dtype=torch.bool)" if 0 in shape else
-                    f"torch.tensor({self.literal(shape, True)}) > 0")
-        self.emit(f"{name} = {body}")
-
-    def floats(self) -> list[str]:
-        return self.tensors(lambda t: t.is_floating_point())
-
-    def pick(self, names: list[str]) -> str | None:
-        return self.r.choice(names) if names else None
-
-    def dim(self, t: Any) -> int:
-        nd = max(t.dim(), 1)
-        return self.r.randint(-nd, nd - 1)
-
-    def statement(self) -> None:
-        r = self.r
-        floats = self.floats()
-        x = self.pick(floats)
-        if x is None or r.random() < 0.12:
-            self.leaf()
-            return
-        t = self.ns[x]
-        name = self.fresh()
-        kind = r.choices(["unary", "binary", "compare", "reduce", "view", "join", "matmul",
-                          "loss", "inplace", "grad", "backward", "misc"],
-                         [14, 14, 3, 12, 12, 4, 5, 5, 9, 9, 8, 5])[0]
-        if kind == "unary":
-            op = r.choice(UNARY)
-            if r.random() < 0.5:
-                self.emit(f"{name} = torch.{op}({x})")
-            else:
-                self.emit(f"{name} = {x}.{op}()")
-        elif kind == "binary":
-            op = r.choice(BINARY)
-            y = self.pick(self.tensors(lambda u: u.dim() <= t.dim() or r.random() < 0.2))
-            other = y if y and r.random() < 0.7 else self.number()
-            if r.random() < 0.15 and op[0] in "+-*/":
-                other, x = x, other  # a scalar on the left
-            if op.startswith("torch."):
-                self.emit(f"{name} = {op}({x}, {other})")
-            else:
-                self.emit(f"{name} = {x} {op} {other}")
-        elif kind == "compare":
-            op = r.choice(COMPARE)
-            y = self.pick(floats) or "0.0"
-            c = f"{op}({x}, {y})" if op.startswith("torch.") else f"{x} {op} {y}"
-            if r.random() < 0.6:
-                z = self.pick(floats) or "1.0"
-                self.emit(f"{name} = torch.where({c}, {x}, {z})")
-            else:
-                self.emit(f"{name} = {c}")
-        elif kind == "reduce":
-            op = r.choice(REDUCE)
-            if op in ("softmax", "log_softmax", "cumsum", "cumprod"):
-                self.emit(f"{name} = {x}.{op}({self.dim(t)})")
-            elif r.random() < 0.4:
-                self.emit(f"{name} = {x}.{op}()")
-            else:
-                keep = ", keepdim=True" if r.random() < 0.3 else ""
-                res = name if op not in ("max", "min", "median") or r.random() < 0.5 else \
-                    f"{name}, {self.fresh()}"
-                self.emit(f"{res} = {x}.{op}({self.dim(t)}{keep})")
-        elif kind == "view":
-            nd = t.dim()
-            options = ["reshape(-1)", "view(-1)", "unsqueeze(0)", "squeeze()", "flatten()",
-                       "[None]", "[..., None]", "mT" if nd >= 2 else "T", "clone()", "detach()",
-                       "contiguous()", "expand(2, *" + x + ".shape)"]
-            if nd >= 1:
-                options += ["[0]", "[1:]", "[-1]", "[::2]", "[None, 0:2]", "narrow(0, 0, 1)",
-                            "[[0, 0]]", "flip(0)", "roll(1, 0)"]
-            if nd >= 2:
-                options += ["t()", "transpose(0, 1)", "permute(1, 0, *range(2, " + str(nd) + "))",
-                            "[:, 0]", "[:, [0, 0]]", "[0, 0]", "diagonal()", "tril()", "triu()"]
-            op = r.choice(options)
-            sep = "" if op.startswith("[") else "."
-            self.emit(f"{name} = {x}{sep}{op}")
-        elif kind == "join":
-            y = self.pick(self.tensors(lambda u: u.shape == t.shape)) or x
-            op = r.choice(["cat", "stack", "unbind", "chunk", "split"]
-                          + (["meshgrid"] if t.dim() <= 1 else []))
-            d = self.dim(t)
-            if op == "meshgrid":
-                ix = r.choice(["ij", "xy"])
-                self.emit(f"{name}, {self.fresh()} = torch.meshgrid({x}, {y}, indexing='{ix}')")
-            elif op in ("cat", "stack"):
-                self.emit(f"{name} = torch.{op}([{x}, {y}], {d})")
-            elif op == "unbind":
-                self.emit(f"{name} = {x}.unbind({d})")
-            else:
-                self.emit(f"{name} = {x}.{op}(2, {d})")
-        elif kind == "matmul":
-            nd = t.dim()
-            if nd == 1:
-                self.emit(f"{name} = {x} @ {x}")
-            elif nd >= 2:
-                self.emit(f"{name} = {x} @ {x}.mT" if r.random() < 0.7 else
-                          f"{name} = torch.mm({x}, {x}.t())")
-            else:
-                self.emit(f"{name} = {x} * {x}")
-        elif kind == "loss":
-            op = r.choice(LOSSES)
-            red = r.choice(["", ", reduction='sum'", ", reduction='none'", ""])
-            if op in ("cross_entropy", "nll_loss"):
-                if t.dim() == 2 and t.shape[1] > 0:
-                    tgt = f"torch.tensor({[r.randrange(t.shape[1]) for _ in range(t.shape[0])]})"
-                    inp = x if op == "cross_entropy" else f"{x}.log_softmax(1)"
-                    self.emit(f"{name} = F.{op}({inp}, {tgt}{red})")
-                else:
-                    self.emit(f"{name} = F.cross_entropy({x}, {x}.softmax(-1).detach(){red})")
-            elif op == "binary_cross_entropy":
-                self.emit(f"{name} = F.{op}({x}.sigmoid(), ({x} > 0).to({x}.dtype){red})")
-            elif op == "kl_div":
-                self.emit(f"{name} = F.kl_div({x}.log_softmax(-1), {x}.softmax(-1).detach(){red})")
-            else:
-                y = self.pick(self.tensors(lambda u: u.shape == t.shape and u.is_floating_point()))
-                self.emit(f"{name} = F.{op}({x}, {y or x + '.detach() * 0.5'}{red})")
-        elif kind == "inplace":
-            self.n -= 1
-            base = x
-            if r.random() < 0.6:
-                base = self.fresh()
-                self.emit(f"{base} = {x}.clone()" if r.random() < 0.6 else f"{base} = {x} * 1")
-            target = base
-            if r.random() < 0.3 and self.ns.get(base) is not None and getattr(
-                    self.ns[base], "dim", lambda: 0)() >= 1:
-                target = f"{base}[0]"
-            op = r.choice(["add_(1)", "mul_(2)", "clamp_(min=0)", "div_(" + base + ")", "exp_()",
-                           "zero_()", "fill_(0.5)", "sub_(" + x + ")", "relu_()", "sigmoid_()",
-                           "tanh_()", "neg_()", "pow_(2)", "abs_()", "clamp_(-1, 1)",
-                           "masked_fill_(" + base + " > 0, 0.0)", "copy_(" + x + ")"])
-            if r.random() < 0.2 and target != base:
-                self.emit(f"{target} = 2.0".replace(f"{base}[0] = ", f"{base}[0] = "))
-            else:
-                self.emit(f"{target}.{op}")
-        elif kind == "grad":
-            op = r.choice(["retain_grad", "hook", "detach", "no_grad", "requires_grad_",
-                           "data", "enable"])
-            if op == "retain_grad":
-                self.emit(f"{x}.retain_grad()")
-            elif op == "hook":
-                fn = r.choice(["lambda g: g * 2", "lambda g: None", "lambda g: g.clamp(-1, 1)",
-                               "lambda g: g + 1"])
-                self.emit(f"{name} = {x}.register_hook({fn})")
-            elif op == "detach":
-                self.emit(f"{name} = {x}.detach()")
-            elif op == "no_grad":
-                self.emit(f"with torch.no_grad(): {name} = {x} * 2")
-            elif op == "requires_grad_":
-                self.emit(f"{x}.requires_grad_()")
-            elif op == "data":
-                self.emit(f"{name} = {x}.data")
-            else:
-                self.emit(f"with torch.enable_grad(): {name} = {x}.exp()")
-        elif kind == "backward":
-            retain = r.choice(["", "retain_graph=True"])
-            if r.random() < 0.65:
-                self.emit(f"{x}.sum().backward({retain})" if t.dim() or r.random() < 0.5 else
-                          f"{x}.backward({retain})")
-            else:
-                leaves = self.tensors(lambda u: u.is_leaf and u.requires_grad)
-                wrt = self.pick(leaves) or x
-                cg = r.choice(["", ", create_graph=True"])
-                self.emit(f"{name} = torch.autograd.grad({x}.sum(), [{wrt}], allow_unused=True"
-                          f"{cg}{', retain_graph=True' if retain else ''})")
-        else:
-            op = r.choice(["item", "tolist", "numpy", "float", "shape", "dim", "ne0",
-                           "mean_int", "isnan", "nan_to_num"])
-            body = {"item": f"{x}.item()", "tolist": f"{x}.tolist()",
-                    "numpy": f"{x}.numpy()", "float": f"{x}.double()", "shape": f"{x}.size(-1)",
-                    "dim": f"{x}.dim()", "ne0": f"({x} != 0).sum()",
-                    "mean_int": f"{x}.long().float().mean()", "isnan": f"torch.isnan({x})",
-                    "nan_to_num": f"torch.nan_to_num({x})"}[op]
-            self.emit(f"{name} = {body}")
-
-
-def generate(seed: int, torch: Any, length: int) -> list[str]:
-    g = Gen(seed, torch)
-    for _ in range(g.r.randint(1, 3)):
-        g.leaf()
-    while len(g.lines) < length:
-        g.statement()
-    return g.lines
 
 
 # ---- one program, shrinking, the report --------------------------------------------------------

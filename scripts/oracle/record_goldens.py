@@ -1,9 +1,9 @@
 """Record the golden outcome of every case with real PyTorch 2.13.
 
-Usage (an interpreter that has torch 2.13, e.g. the oracle venv)::
+Usage (``$TORCH_PYTHON``: an interpreter that has torch 2.13, as for ``make goldens``)::
 
-    /tmp/oracle/bin/python scripts/oracle/record_goldens.py            # every area
-    /tmp/oracle/bin/python scripts/oracle/record_goldens.py ops rng    # only these areas
+    $TORCH_PYTHON scripts/oracle/record_goldens.py            # every area
+    $TORCH_PYTHON scripts/oracle/record_goldens.py ops rng    # only these areas
 
 Each module ``tests/golden_cases/<area>.py`` defines ``CASES`` and (unless its cases are
 Python snippets) a ``replay(torch, case)`` function; see ``tests/golden_cases/__init__.py``.
@@ -81,7 +81,7 @@ def main() -> None:
     try:
         import torch
     except ImportError:
-        raise SystemExit("record_goldens.py needs PyTorch 2.13 (e.g. /tmp/oracle/bin/python)") \
+        raise SystemExit("record_goldens.py needs PyTorch 2.13: run it with $TORCH_PYTHON") \
             from None
     if not torch.__version__.startswith(REQUIRED):
         raise SystemExit(f"record_goldens.py needs torch {REQUIRED}x, found {torch.__version__}")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -26,7 +27,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 GOLDENS = HERE.parent / "goldens"
 FORMAT = "golden-cases-1"
-RECORD = "/tmp/oracle/bin/python scripts/oracle/record_goldens.py {area}"
+# The oracle (an interpreter with torch 2.13) is named by TORCH_PYTHON, as in the Makefile.
+RECORD = os.environ.get("TORCH_PYTHON", "$TORCH_PYTHON") + " scripts/oracle/record_goldens.py {area}"
 
 Replay = Callable[[Any, dict[str, Any]], Any]
 
