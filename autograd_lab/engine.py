@@ -21,7 +21,8 @@ graph of their own; otherwise grad mode is off and they run on numpy arrays.
 
 torch's bookkeeping sits at the edge: the ``._version`` its gradient tensors would carry
 (in-place sums, formulas ending in place) is ``_grad_versions``'s, kept by ``run.versions``;
-which tensor becomes a leaf's first ``.grad`` is ``_grad_layout``'s.
+which tensor becomes a leaf's first ``.grad`` is ``_grad_layout``'s; the gradients in flight count
+as allocated memory (``_grad_memory``), as torch's allocator counts them.
 Anomaly mode (``anomaly_mode``): a failing node names the forward call that made it.
 It is iterative (a heap and a dict, no recursion), so a 100,000-node chain is fine.
 
@@ -39,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from . import _messages as msg
+from ._grad_memory import track
 from ._grad_versions import GradVersions
 from ._zero_tensor import ZeroGrad
 from .anomaly_mode import ANOMALY, check_nan, report_error
@@ -215,6 +217,7 @@ class _Run:
                 buf[nr] = g
             else:
                 self.versions.add(buf, nr, g)  # torch's version of the sum, kept
+            track(buf[nr])  # a gradient in flight is allocated memory, as in torch
         left = self.deps[node] - 1
         self.deps[node] = left
         if left == 0:
@@ -228,6 +231,7 @@ class _Run:
             if self.deps.get(node, 0) == 0:
                 heapq.heappush(self.heap, (-node._seq, next(self.tie), node))
         buf[nr] = g if buf[nr] is None else buf[nr] + g
+        track(buf[nr])
 
 
 def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
@@ -300,6 +304,8 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
             raise _wrong_count(node, out)
         if node.grad_versions is not None:  # formulas ending in place: torch's versions
             out = run.versions.after_formula(out, node.grad_versions)
+        for g in out:  # allocated now, before the saved tensors go (torch's memory profile)
+            track(g)
     if node._post_hooks:
         out = _node_post_hooks(node, out, grads)
     if ANOMALY.enabled and ANOMALY.check_nan:

@@ -21,6 +21,7 @@ from . import _dtype
 from . import _messages as msg
 from ._device import CPU, device
 from ._dtype import dtype, float32, from_numpy_dtype
+from ._grad_memory import storage_for
 from ._printing import tensor_repr
 from .grad_mode import STATE
 from .hooks import RemovableHandle
@@ -500,7 +501,7 @@ def _wrap_grad(g: Any) -> Tensor:
     """A gradient array as a Tensor (arrays inside a plain backward)."""
     if type(g) is not np.ndarray:
         g = np.asarray(g)
-    return _make(g, from_numpy_dtype(g.dtype), None)
+    return _make(g, from_numpy_dtype(g.dtype), None, storage=storage_for(g))
 
 
 def typename(obj: Any) -> str:
