@@ -11,9 +11,9 @@ it until numpy frees it (a weak reference's callback). A view of memory that oth
 (the incoming gradient reshaped or expanded, a saved tensor) allocates nothing and is not
 counted; a view of a fresh buffer only it refers to counts that buffer. When such an array
 becomes a tensor -- the leaf's ``.grad`` stealing it (``AccumulateGrad`` keeps the buffer
-instead of copying), or the tensor a hook sees -- the tensor gets ``storage_for(g)``: a Storage that reports the
-bytes but does not count them again, since the array is already counted for as long as it
-lives.
+instead of copying), or the tensor a hook sees -- the tensor gets ``storage_for(g)``: a
+Storage that reports the bytes but does not count them again, since the array is already
+counted for as long as it lives.
 """
 
 from __future__ import annotations
