@@ -241,6 +241,7 @@ def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
     that arrived."""
     listener = current(listener)
     run = _Run(_dependencies(roots), retain_graph, create_graph, accumulate, listener)
+    _PARTIAL.append(targets is not None or not accumulate)
     if targets is not None:
         _prune(run, roots, targets)
     for (node, nr), g in zip(roots, root_grads):
@@ -266,9 +267,19 @@ def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
                 raise
     finally:
         STATE.enabled, ANOMALY.parent = prev_mode, prev_parent
+        _PARTIAL.pop()
     if listener is not None:
         listener.on_end()
     return run
+
+
+_PARTIAL: list[bool] = []  # per backward in progress: is it grad() or backward(inputs=...)?
+
+
+def in_partial_backward() -> bool:
+    """Whether the innermost backward running now computes only some gradients (``grad()``,
+    ``backward(inputs=...)``): a reentrant checkpoint cannot run inside one."""
+    return bool(_PARTIAL) and _PARTIAL[-1]
 
 
 def _run_node(node: Node, grads: list, run: _Run) -> None:
@@ -293,6 +304,9 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
                                     run.versions.of(grads[0]))
             if listener is not None:
                 listener.on_accumulate(node.variable, copy(added), copy(node.variable._grad))
+            post = node.variable.__dict__.get("_post_accumulate_hooks")
+            if post:
+                _post_accumulate_hooks(node.variable, post)
         if node._post_hooks:
             _node_post_hooks(node, (), grads)
         return
@@ -471,6 +485,15 @@ def _tensor_hooks(node: Node, grads: list) -> list:
                 g = r
         grads[nr] = _unwrap(g, STATE.enabled)
     return grads
+
+
+def _post_accumulate_hooks(leaf: Tensor, hooks: list) -> None:
+    """``Tensor.register_post_accumulate_grad_hook``: ``hook(leaf)`` once ``.grad`` holds the
+    sum; a hook may only return None."""
+    for h in list(hooks):
+        r = h(leaf)
+        if r is not None:
+            raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
 
 
 def _node_pre_hooks(node: Node, grads: list) -> list:

@@ -181,6 +181,18 @@ class Tensor:
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
 
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]
+                                           ) -> RemovableHandle:
+        """``hook(tensor)`` runs after backward has accumulated into this leaf's ``.grad`` (not
+        under ``autograd.grad``, which accumulates nothing); it must return None."""
+        if not self._rg:
+            raise RuntimeError(msg.HOOK_NO_GRAD)
+        if self.grad_fn is not None:
+            raise RuntimeError(msg.POST_ACCUMULATE_NON_LEAF)
+        hooks = self.__dict__.setdefault("_post_accumulate_hooks", [])
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
     @property
     def _version(self) -> int:
         """How many in-place changes this tensor's memory has had."""

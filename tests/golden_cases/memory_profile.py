@@ -173,3 +173,24 @@ case("linear_layer_step", """
     mark("end of backward")
     del loss, w, xb
 """)
+
+# ---- activation checkpointing: recompute instead of store ------------------------------------
+
+_CHECKPOINTED = """
+    cp = torch.utils.checkpoint
+    def block(h):
+        for _ in range(4):
+            h = h.relu().exp()
+        return h
+    x = torch.randn(2**20, requires_grad=True)
+    y = {call}
+    loss = y.sum()
+    del y
+    mark("end of forward")
+    loss.backward()
+    mark("end of backward")
+    del loss, x
+"""
+case("four_blocks_stored", _CHECKPOINTED.format(call="block(x)"))
+case("four_blocks_checkpointed", _CHECKPOINTED.format(
+    call="cp.checkpoint(block, x, use_reentrant=False)"))
