@@ -103,6 +103,11 @@ class MemoryTrace:
                         fontsize=9, color="#555555", transform=ax.get_xaxis_transform())
         ax.step(xs, ys, where="mid", color="#1f3b73", linewidth=2, zorder=2)
         ax.plot(xs, ys, "o", color="#1f3b73", markersize=3, zorder=3)
+        # a peak between two samples (a gradient allocated before the saved tensors go)
+        peaks = [(i, s.peak / 1024) for i, s in enumerate(self.samples) if s.peak > s.bytes]
+        if peaks:
+            ax.vlines([i - 0.5 for i, _ in peaks], [ys[i - 1] if i else ys[i] for i, _ in peaks],
+                      [p for _, p in peaks], color="#1f3b73", linewidth=1, zorder=2)
         ax.set_xticks(list(xs))
         ax.set_xticklabels(self.labels, rotation=90, fontsize=MIN_FONT_PT, family="monospace")
         ax.tick_params(axis="y", labelsize=MIN_FONT_PT + 1)
