@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ._grad_memory import storage_for
 from ._zero_tensor import ZeroGrad
 from .tensor import Tensor, _make, torch_strides
 
@@ -78,6 +79,14 @@ def _stolen(g: Any, var: Tensor) -> bool:
             and obeys_layout(g, var._data))
 
 
+def _fresh_buffer(g: np.ndarray) -> bool:
+    """Whether view ``g`` covers, densely, a buffer nothing else refers to (a formula's
+    ``(b.T @ a).T``): then it is a tensor of its own in torch, and can be kept."""
+    base = g.base  # references: g.base, this name, getrefcount's argument
+    return (type(base) is np.ndarray and base.base is None and getrefcount(base) <= 3
+            and g.nbytes == base.nbytes and dense(g))
+
+
 def first_grad(var: Tensor, g: Any, create_graph: bool, version: int) -> tuple[Tensor, Any]:
     """The tensor that becomes ``var.grad`` when ``var`` has none yet, and ``g`` as it was
     added (in ``var``'s dtype). ``g`` is a Tensor (under ``create_graph``, or returned by a
@@ -101,8 +110,8 @@ def first_grad(var: Tensor, g: Any, create_graph: bool, version: int) -> tuple[T
     if create_graph or not _stolen(g, var):
         return _clone_obey_contract(g, var), g
     # torch keeps this gradient tensor as it is, with its version
-    if g.base is not None or not g.flags.writeable:  # it aliases memory we still use
-        g = np.array(g, copy=True)
-    grad = _make(g, var.dtype, None)
+    if not g.flags.writeable or (g.base is not None and not _fresh_buffer(g)):
+        g = np.array(g, copy=True)  # it aliases memory we still use
+    grad = _make(g, var.dtype, None, storage=storage_for(g))  # g's bytes are counted already
     grad._vc[0] = version
     return grad, g

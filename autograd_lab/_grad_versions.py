@@ -40,6 +40,12 @@ class GradVersions:
         place when it holds the only reference to a dense buffer that is no view (and grad
         mode is off): the sum then has the old version + 1."""
         old = buf[nr]
+        if old is not g and type(old) is np.ndarray and old.base is None and old.size \
+                and getrefcount(old) <= 3 and dense(old) and np.result_type(old, g) == old.dtype \
+                and np.broadcast_shapes(old.shape, np.shape(g)) == old.shape:
+            np.add(old, g, out=old)  # in place, as torch: no new buffer
+            self.vers[id(old)] = (weakref.ref(old), self.of(old) + 1)
+            return
         new = old + g
         if old is not g and getrefcount(old) <= 3 and (  # the buffer, ``old``, getrefcount's
                 isinstance(old, np.generic)

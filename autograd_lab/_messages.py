@@ -91,6 +91,7 @@ def multi_view_regenerated(nr: int, op: str) -> str:
 
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
+POST_ACCUMULATE_NON_LEAF = "post accumulate grad hooks cannot be registered on non-leaf tensors"
 ITEM_NOT_SCALAR = "a Tensor with {n} elements cannot be converted to Scalar"
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "

@@ -21,7 +21,8 @@ graph of their own; otherwise grad mode is off and they run on numpy arrays.
 
 torch's bookkeeping sits at the edge: the ``._version`` its gradient tensors would carry
 (in-place sums, formulas ending in place) is ``_grad_versions``'s, kept by ``run.versions``;
-which tensor becomes a leaf's first ``.grad`` is ``_grad_layout``'s.
+which tensor becomes a leaf's first ``.grad`` is ``_grad_layout``'s; the gradients in flight count
+as allocated memory (``_grad_memory``), as torch's allocator counts them.
 Anomaly mode (``anomaly_mode``): a failing node names the forward call that made it.
 It is iterative (a heap and a dict, no recursion), so a 100,000-node chain is fine.
 
@@ -39,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from . import _messages as msg
+from ._grad_memory import track
 from ._grad_versions import GradVersions
 from ._zero_tensor import ZeroGrad
 from .anomaly_mode import ANOMALY, check_nan, report_error
@@ -215,6 +217,7 @@ class _Run:
                 buf[nr] = g
             else:
                 self.versions.add(buf, nr, g)  # torch's version of the sum, kept
+            track(buf[nr])  # a gradient in flight is allocated memory, as in torch
         left = self.deps[node] - 1
         self.deps[node] = left
         if left == 0:
@@ -228,6 +231,7 @@ class _Run:
             if self.deps.get(node, 0) == 0:
                 heapq.heappush(self.heap, (-node._seq, next(self.tie), node))
         buf[nr] = g if buf[nr] is None else buf[nr] + g
+        track(buf[nr])
 
 
 def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
@@ -237,6 +241,7 @@ def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
     that arrived."""
     listener = current(listener)
     run = _Run(_dependencies(roots), retain_graph, create_graph, accumulate, listener)
+    _PARTIAL.append(targets is not None or not accumulate)
     if targets is not None:
         _prune(run, roots, targets)
     for (node, nr), g in zip(roots, root_grads):
@@ -262,9 +267,19 @@ def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
                 raise
     finally:
         STATE.enabled, ANOMALY.parent = prev_mode, prev_parent
+        _PARTIAL.pop()
     if listener is not None:
         listener.on_end()
     return run
+
+
+_PARTIAL: list[bool] = []  # per backward in progress: is it grad() or backward(inputs=...)?
+
+
+def in_partial_backward() -> bool:
+    """Whether the innermost backward running now computes only some gradients (``grad()``,
+    ``backward(inputs=...)``): a reentrant checkpoint cannot run inside one."""
+    return bool(_PARTIAL) and _PARTIAL[-1]
 
 
 def _run_node(node: Node, grads: list, run: _Run) -> None:
@@ -289,6 +304,9 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
                                     run.versions.of(grads[0]))
             if listener is not None:
                 listener.on_accumulate(node.variable, copy(added), copy(node.variable._grad))
+            post = node.variable.__dict__.get("_post_accumulate_hooks")
+            if post:
+                _post_accumulate_hooks(node.variable, post)
         if node._post_hooks:
             _node_post_hooks(node, (), grads)
         return
@@ -300,6 +318,8 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
             raise _wrong_count(node, out)
         if node.grad_versions is not None:  # formulas ending in place: torch's versions
             out = run.versions.after_formula(out, node.grad_versions)
+        for g in out:  # allocated now, before the saved tensors go (torch's memory profile)
+            track(g)
     if node._post_hooks:
         out = _node_post_hooks(node, out, grads)
     if ANOMALY.enabled and ANOMALY.check_nan:
@@ -465,6 +485,15 @@ def _tensor_hooks(node: Node, grads: list) -> list:
                 g = r
         grads[nr] = _unwrap(g, STATE.enabled)
     return grads
+
+
+def _post_accumulate_hooks(leaf: Tensor, hooks: list) -> None:
+    """``Tensor.register_post_accumulate_grad_hook``: ``hook(leaf)`` once ``.grad`` holds the
+    sum; a hook may only return None."""
+    for h in list(hooks):
+        r = h(leaf)
+        if r is not None:
+            raise TypeError(f"expected Variable, but hook returned '{type(r).__name__}'")
 
 
 def _node_pre_hooks(node: Node, grads: list) -> list:

@@ -63,15 +63,20 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "storage", "vc", "version", "dtype", "output_nr",
-                 "packed", "unpack_hook")
+                 "packed", "unpack_hook", "meta")
 
     def __init__(self, t: Tensor, is_output: bool, node: Node | None = None) -> None:
         self.vc = t._vc
         self.version = t._vc[0]
         self.packed = None
-        if _saved_tensors_hooks:
+        if _saved_tensors_hooks:  # the hook's result is all that is kept, as in torch
             pack, self.unpack_hook = _saved_tensors_hooks[-1]
             self.packed = pack(t)
+            # not even the version counter: it is the storage too, and would keep it counted
+            self.tensor = self.data = self.storage = self.vc = None
+            self.dtype, self.output_nr = t.dtype, t._output_nr
+            self.meta = (t._data.shape, t._data.nbytes)
+            return
         if is_output:  # its producer is the node that saves it (no reference back: no cycle)
             self.tensor = None
             self.data, self.storage, self.dtype = t._data, t._storage, t.dtype
@@ -114,17 +119,22 @@ class SavedTensor:
 
     @property
     def current_version(self) -> int:
-        """The tensor's version now (differs after an in-place change)."""
-        return self.vc[0]
+        """The tensor's version now (differs after an in-place change; under saved-tensor
+        hooks only the hook's result is kept, so the version it had when saved)."""
+        return self.version if self.vc is None else self.vc[0]
 
     @property
     def shape(self) -> tuple:
         """The shape of the saved tensor."""
+        if self.packed is not None:
+            return self.meta[0]
         return (self.tensor._data if self.tensor is not None else self.data).shape
 
     @property
     def nbytes(self) -> int:
-        """The bytes of the saved buffer."""
+        """The bytes of the saved buffer (of the tensor packed, under saved-tensor hooks)."""
+        if self.packed is not None:
+            return self.meta[1]
         return (self.tensor._data if self.tensor is not None else self.data).nbytes
 
 

@@ -21,6 +21,7 @@ from . import _dtype
 from . import _messages as msg
 from ._device import CPU, device
 from ._dtype import dtype, float32, from_numpy_dtype
+from ._grad_memory import storage_for
 from ._printing import tensor_repr
 from .grad_mode import STATE
 from .hooks import RemovableHandle
@@ -177,6 +178,18 @@ class Tensor:
             table = fn._tensor_pre_hooks
             fn.__dict__.setdefault("_hook_dtypes", {})[self._output_nr] = self.dtype
         hooks = table.setdefault(self._output_nr, [])
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]
+                                           ) -> RemovableHandle:
+        """``hook(tensor)`` runs after backward has accumulated into this leaf's ``.grad`` (not
+        under ``autograd.grad``, which accumulates nothing); it must return None."""
+        if not self._rg:
+            raise RuntimeError(msg.HOOK_NO_GRAD)
+        if self.grad_fn is not None:
+            raise RuntimeError(msg.POST_ACCUMULATE_NON_LEAF)
+        hooks = self.__dict__.setdefault("_post_accumulate_hooks", [])
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
 
@@ -500,7 +513,7 @@ def _wrap_grad(g: Any) -> Tensor:
     """A gradient array as a Tensor (arrays inside a plain backward)."""
     if type(g) is not np.ndarray:
         g = np.asarray(g)
-    return _make(g, from_numpy_dtype(g.dtype), None)
+    return _make(g, from_numpy_dtype(g.dtype), None, storage=storage_for(g))
 
 
 def typename(obj: Any) -> str:

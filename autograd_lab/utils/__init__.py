@@ -1,5 +1,6 @@
-"""``torch.utils``: ``data`` (datasets and the ``DataLoader``)."""
+"""``torch.utils``: ``data`` (datasets and the ``DataLoader``) and ``checkpoint`` (recompute
+activations in backward instead of keeping them)."""
 
-from . import data
+from . import checkpoint, data
 
-__all__ = ["data"]
+__all__ = ["checkpoint", "data"]

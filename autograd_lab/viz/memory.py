@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .. import engine
-from ..memory import memory_allocated
+from ..memory import max_memory_allocated, memory_allocated, reset_peak_memory_stats
 from ..node import AccumulateGrad, Node
 from ..tensor import Tensor
 from ._labels import node_title, op_name
@@ -49,11 +49,14 @@ def saved_bytes_by_node(var: Tensor) -> list[tuple[str, int]]:
 
 @dataclass(frozen=True)
 class MemorySample:
-    """``memory_allocated()`` (bytes) right after ``label`` in ``phase``."""
+    """``memory_allocated()`` (bytes) right after ``label`` in ``phase``, and the most that was
+    allocated at any moment since the sample before (``peak``): a backward node allocates its
+    gradient before it frees its saved tensors, a peak no sample would see."""
 
     phase: str  # "forward" | "backward" | "after"
     label: str
     bytes: int
+    peak: int = 0
 
 
 @dataclass
@@ -62,6 +65,7 @@ class MemoryTrace:
 
     retain_graph: bool
     samples: list[MemorySample] = field(default_factory=list)
+    _user_peak: int = field(default=0, repr=False)  # max_memory_allocated() to leave behind
 
     @property
     def values(self) -> list[int]:
@@ -75,12 +79,15 @@ class MemoryTrace:
 
     @property
     def peak(self) -> int:
-        """The most bytes allocated at any sample."""
-        return max(self.values)
+        """The most bytes allocated at any moment of the trace (between samples too)."""
+        return max(max(s.peak, s.bytes) for s in self.samples)
 
     def add(self, phase: str, label: str) -> None:
-        """Sample ``memory_allocated()`` now."""
-        self.samples.append(MemorySample(phase, label, memory_allocated()))
+        """Sample ``memory_allocated()`` now, with the highest value since the last sample."""
+        now, highest = memory_allocated(), max_memory_allocated()
+        self._user_peak = max(self._user_peak, highest)
+        reset_peak_memory_stats()  # measure from here to the next sample
+        self.samples.append(MemorySample(phase, label, now, max(highest, now)))
 
     def plot(self, ax: Any = None, title: str | None = None) -> Any:
         """Draw the timeline on ``ax`` (a new figure when None); returns the Axes."""
@@ -96,6 +103,11 @@ class MemoryTrace:
                         fontsize=9, color="#555555", transform=ax.get_xaxis_transform())
         ax.step(xs, ys, where="mid", color="#1f3b73", linewidth=2, zorder=2)
         ax.plot(xs, ys, "o", color="#1f3b73", markersize=3, zorder=3)
+        # a peak between two samples (a gradient allocated before the saved tensors go)
+        peaks = [(i, s.peak / 1024) for i, s in enumerate(self.samples) if s.peak > s.bytes]
+        if peaks:
+            ax.vlines([i - 0.5 for i, _ in peaks], [ys[i - 1] if i else ys[i] for i, _ in peaks],
+                      [p for _, p in peaks], color="#1f3b73", linewidth=1, zorder=2)
         ax.set_xticks(list(xs))
         ax.set_xticklabels(self.labels, rotation=90, fontsize=MIN_FONT_PT, family="monospace")
         ax.tick_params(axis="y", labelsize=MIN_FONT_PT + 1)
@@ -186,6 +198,8 @@ def trace_memory(fn: Callable[[], Tensor], *, retain_graph: bool = False,
     """
     trace = MemoryTrace(bool(retain_graph))
     gc.collect()
+    trace._user_peak = max_memory_allocated()
+    reset_peak_memory_stats()
     trace.add("forward", "start")
     tracer = _ForwardTracer(trace)
     previous = sys.getprofile()
@@ -201,7 +215,15 @@ def trace_memory(fn: Callable[[], Tensor], *, retain_graph: bool = False,
     del out
     gc.collect()
     trace.add("after", "graph dropped")
+    _restore_peak(trace._user_peak)
     return trace
+
+
+def _restore_peak(highest: int) -> None:
+    """Leave ``max_memory_allocated()`` as if the trace had not reset it between samples."""
+    from .. import memory
+
+    memory._MEM.peak = max(memory._MEM.peak, highest)
 
 
 def memory_timeline(fn: Callable[[], Tensor], *, gradient: Tensor | None = None,

@@ -17,6 +17,7 @@ from ..._dtype import float16, float32, float64
 from ...grad_mode import no_grad
 from ...tensor import Tensor, typename
 from ..parameter import Buffer, Parameter
+from ._backward_hooks import BackwardHook
 
 __all__ = ["Module"]
 
@@ -84,6 +85,8 @@ class Module:
         d["_modules"] = {}
         d["_forward_hooks"] = OrderedDict()
         d["_forward_pre_hooks"] = OrderedDict()
+        d["_backward_hooks"] = OrderedDict()
+        d["_backward_pre_hooks"] = OrderedDict()
 
     # ---- forward --------------------------------------------------------------------------
 
@@ -94,25 +97,46 @@ class Module:
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        pre = self.__dict__.get("_forward_pre_hooks")
-        post = self.__dict__.get("_forward_hooks")
-        if not pre and not post:
+        d = self.__dict__
+        pre, post = d.get("_forward_pre_hooks"), d.get("_forward_hooks")
+        back, back_pre = d.get("_backward_hooks"), d.get("_backward_pre_hooks")
+        if not pre and not post and not back and not back_pre:
             return self.forward(*args, **kwargs)
         for hook in list(pre.values()):
             res = hook(self, args)
             if res is not None:
                 args = res if isinstance(res, tuple) else (res,)
+        bw = None
+        if back or back_pre:  # the module's tensors pass through nodes that catch gradients
+            bw = BackwardHook(self, list(back.values()), list(back_pre.values()))
+            args = bw.setup_input_hook(args)
         result = self.forward(*args, **kwargs)
         for hook in list(post.values()):
             res = hook(self, args, result)
             if res is not None:
                 result = res
+        if bw is not None:
+            result = bw.setup_output_hook(result)
         return result
 
     def register_forward_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, inputs, output)`` after every forward; a return replaces the output."""
         handle = RemovableHandle(self._forward_hooks)
         self._forward_hooks[handle.id] = hook
+        return handle
+
+    def register_full_backward_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, grad_input, grad_output)`` once the gradients with respect to the
+        module's inputs are computed; a return replaces ``grad_input``."""
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
+    def register_full_backward_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, grad_output)`` when the gradients of the module's outputs arrive; a
+        return replaces ``grad_output``."""
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
         return handle
 
     def register_forward_pre_hook(self, hook: Callable) -> RemovableHandle:
