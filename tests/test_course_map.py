@@ -79,7 +79,7 @@ def test_write_then_check_then_a_metadata_change(tmp_path):
     assert run("--write", root=root).returncode == 0
     assert run("--check", root=root).returncode == 0
     readme = (root / "README.md").read_text(encoding="utf-8")
-    assert "| [01 · Second](notebooks/01_b.ipynb) | all about second | 60–90 min |" in readme
+    assert "| [01 · Second](notebooks/01_b.ipynb) | all about second | 60–90\u00a0min |" in readme
     assert readme.startswith("# R\n\n<!-- BEGIN") and readme.endswith("-->\n\nafter\n")
     assert "hand-written" in (root / "notebooks" / "README.md").read_text(encoding="utf-8")
 

@@ -17,8 +17,8 @@ in ``notebooks/`` (answers and outputs) stay one link away, for instructors.
     python scripts/course/course_links.py 03_backward_and_the_chain_rule   # print its links
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: the dataclass below then needs no entry in
+# sys.modules, so tests can load this file as a script (importlib, spec_from_file_location).
 import re
 import sys
 from dataclasses import dataclass

@@ -62,7 +62,8 @@ class Entry:
 
     @property
     def time(self) -> str:
-        return f"{self.minutes} min"
+        """``30 min``, with a no-break space: a narrow table column never splits it."""
+        return f"{self.minutes}\u00a0min"
 
 
 def read_notebook(path: Path) -> dict:
