@@ -81,9 +81,15 @@ def test_embedded_images_are_written_out(tmp_path):
 
 
 def test_landing_page_has_the_course_map_and_every_notebook_in_order():
-    readme = "# proj\n\nIntro.\n\n## Quick start\n\nsetup-steps\n\n## Course map\n\n| a |\n| - |\n\n## Engine\n"
+    readme = ("# proj\n\nIntro.\n\n## Quick start\n\nsetup-steps\n\n## Course map\n\n| a |\n| - |\n\n"
+              "See [the engine](#engine).\n\n## Engine\n")
     page = build_site.landing_page(readme, [Path("00_a.ipynb"), Path("01_b.ipynb")])
     assert "Intro." in page and "| a |" in page and "setup-steps" not in page and "Engine" not in page
+    assert "[the engine](README.md#engine)" in page  # a README section, on the README's page
+    with_guide = build_site.landing_page(readme, [Path("00_a.ipynb")], guide=True,
+                                         pages=["CHANGELOG"])
+    toc = with_guide.split(":caption: The project", 1)[1]
+    assert toc.index("<README>") < toc.index("<notebooks/README>") < toc.index("CHANGELOG\n")
     assert page.index("notebooks/00_a") < page.index("notebooks/01_b")
 
 
@@ -211,7 +217,8 @@ def test_build_with_launch_links_and_the_instructor_guide(tmp_path):
     (src / "notebooks").mkdir(parents=True)
     (src / "README.md").write_text(
         "# proj\n\nIntro.\n\n## Course map\n\n[first](notebooks/00_a.ipynb); "
-        "[the guide](notebooks/README.md)\n", encoding="utf-8")
+        "[the guide](notebooks/README.md); [changes](CHANGELOG.md)\n", encoding="utf-8")
+    (src / "CHANGELOG.md").write_text("# Changelog\n\n## 0.1.0\n", encoding="utf-8")
     (src / "notebooks" / "README.md").write_text(
         "# Teaching\n\n| notebook | copy |\n| --- | --- |\n"
         "| [00 · A](00_a.ipynb) | [student copy](student/00_a.ipynb) |\n", encoding="utf-8")
@@ -230,6 +237,7 @@ def test_build_with_launch_links_and_the_instructor_guide(tmp_path):
     assert (out / "notebooks" / "student" / "00_a.ipynb").is_file()
     assert 'href="notebooks/README.html"' in (out / "index.html").read_text(encoding="utf-8")
     assert not (out / "notebooks" / "student" / "00_a.html").exists()  # a file, not a page
+    assert 'href="CHANGELOG.html"' in (out / "index.html").read_text(encoding="utf-8")
 
 
 def test_build_refuses_a_bad_hub(tmp_path, capsys):

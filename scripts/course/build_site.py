@@ -216,10 +216,17 @@ def readme_section(readme: str, heading: str) -> str:
     return m.group(1).strip() if m else ""
 
 
-def landing_page(readme: str, notebooks: list[Path], guide: bool = False) -> str:
-    """The front page: the README's course map first, then its introduction; the navigation."""
-    intro = readme.split("\n## ", 1)[0].split("\n", 1)[1].strip()  # drop the "# title" line
-    course_map = readme_section(readme, "Course map")
+def landing_page(readme: str, notebooks: list[Path], guide: bool = False,
+                 pages: list[str] = ()) -> str:
+    """The front page: the README's course map first, then its introduction; the navigation.
+
+    Links to other sections of the README (``](#students-work)``) point to the README's page.
+    """
+    def to_readme(text: str) -> str:
+        return re.sub(r"\]\(#([^)\s]+)\)", r"](README.md#\1)", text)
+
+    intro = to_readme(readme.split("\n## ", 1)[0].split("\n", 1)[1].strip())  # no "# title"
+    course_map = to_readme(readme_section(readme, "Course map"))
     toc = "\n".join(f"notebooks/{p.stem}" for p in notebooks)
     return (
         "# How PyTorch builds and uses graphs\n\n"
@@ -235,7 +242,8 @@ def landing_page(readme: str, notebooks: list[Path], guide: bool = False) -> str
         f"{intro}\n\n"
         f"```{{toctree}}\n:hidden:\n:caption: Course\n:maxdepth: 1\n\n{toc}\n```\n\n"
         "```{toctree}\n:hidden:\n:caption: The project\n\nThe README <README>\n"
-        + ("Instructor guide <notebooks/README>\n" if guide else "") + "```\n"
+        + ("Instructor guide <notebooks/README>\n" if guide else "")
+        + "".join(f"{page}\n" for page in pages) + "```\n"
     )
 
 
@@ -274,13 +282,17 @@ def stage(src: Path, dest: Path, links: CourseLinks = LINKS) -> list[Path]:
     readme = (src / "README.md").read_text(encoding="utf-8")
     linked |= local_links(readme, src, src)
     linked.add(src / "README.md")
-    for path in linked:
+    pages = []  # other Markdown files linked (CHANGELOG.md, ...): pages in the navigation
+    for path in sorted(linked):
         rel = path.relative_to(src)
         if rel.parts[0] in ("figures", "notebooks"):
             continue
         (dest / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, dest / rel)
-    (dest / "index.md").write_text(landing_page(readme, notebooks, guide), encoding="utf-8")
+        if rel.suffix == ".md" and rel != Path("README.md"):
+            pages.append(rel.with_suffix("").as_posix())
+    (dest / "index.md").write_text(landing_page(readme, notebooks, guide, pages),
+                                   encoding="utf-8")
     course_map = readme_section(readme, "Course map")
     for path in notebooks:
         if f"notebooks/{path.name}" not in course_map:
