@@ -5,8 +5,9 @@ cell does nothing and prints nothing. Where it is missing (Google Colab) it inst
 package with pip from the project's repository; Colab already has Graphviz, ipywidgets and
 matplotlib.
 
-``AUTOGRAD_LAB_SOURCE`` below is the one place that names the repository: a fork changes it
-there and rewrites the cell into the notebooks with ``--write``.
+``AUTOGRAD_LAB_SOURCE`` is the repository's URL from ``course_links.py``, the one place that
+names the repository: a fork changes it there and rewrites the cell into the notebooks with
+``--write``.
 
 The cell is folded away so that a notebook's first screen is its title and objectives:
 JupyterLab hides its code (``jupyter.source_hidden``), Colab shows it as a form with its
@@ -24,7 +25,11 @@ import json
 import sys
 from pathlib import Path
 
-AUTOGRAD_LAB_SOURCE = "https://github.com/autograd-lab/autograd_lab"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # loaded as a file by tests too
+
+from course_links import REPOSITORY_URL  # noqa: E402
+
+AUTOGRAD_LAB_SOURCE = REPOSITORY_URL
 
 MARKER = "# Colab and other fresh kernels: install autograd_lab if it is missing"
 PIP_REQUIREMENT = f"autograd_lab @ git+{AUTOGRAD_LAB_SOURCE}"

@@ -5,14 +5,17 @@ The site is built into a temporary folder with ``scripts/course/build_site.py`` 
 every request that leaves 127.0.0.1 aborted and recorded. Each page must then load with no
 outside request, no 4xx/5xx, no script error, its math rendered by the bundled MathJax, every
 image decoded, every BackwardStepper stepping without a kernel, and nothing wider than a
-1280-px window outside a scroll container. Screenshots of a few pages at laptop and projector
-sizes land in ``test-artifacts/e2e/site-*.png``.
+1280-px window outside a scroll container. Every notebook page shows its launch links (Colab,
+Binder, JupyterHub, a download of the student copy) in its first screen, at laptop and
+projector sizes, and the download is served by the site. Screenshots of a few pages at laptop
+and projector sizes land in ``test-artifacts/e2e/site-*.png``.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import re
 import subprocess
@@ -30,6 +33,7 @@ from e2e_support import (
     artifact,
     code_cells,
     course_notebooks,
+    load_script,
     read_notebook,
     source,
 )
@@ -41,6 +45,8 @@ PROJECTOR = {"viewport": {"width": 1280, "height": 720}, "device_scale_factor": 
 SCREENSHOT_PAGES = ("index", "notebooks/03_backward_and_the_chain_rule",
                     "notebooks/09_jacobians_and_vjps")
 BEGIN_SOLUTION = "### BEGIN SOLUTION"
+LINKS = load_script("course_links").LINKS
+LAUNCH = {"colab": "Colab", "binder": "Binder", "hub": "JupyterHub", "download": "Download .ipynb"}
 
 
 # ---- what each notebook should show ------------------------------------------------------------
@@ -159,8 +165,10 @@ def browser(chromium_browser, server, outside) -> Iterator[object]:
 
 
 def pages() -> list[str]:
-    """The site's pages: the landing page, one per notebook in course order, the README."""
-    return ["index", *(f"notebooks/{p.stem}" for p in course_notebooks()), "README"]
+    """The site's pages: the landing page, one per notebook in course order, the README and
+    the instructor guide."""
+    return ["index", *(f"notebooks/{p.stem}" for p in course_notebooks()), "README",
+            "notebooks/README"]
 
 
 # ---- one page at a time --------------------------------------------------------------------------
@@ -212,7 +220,7 @@ def open_page(page, url: str) -> None:
 def test_page_works_offline(browser, server, outside, name):
     base, answered = server
     nb_path = REPO / "notebooks" / f"{Path(name).name}.ipynb"
-    nb = read_notebook(nb_path) if name.startswith("notebooks/") else None
+    nb = read_notebook(nb_path) if nb_path.is_file() else None
 
     page = browser.new_page()
     errors: list[str] = []
@@ -245,7 +253,10 @@ def test_page_works_offline(browser, server, outside, name):
 
 
 def check_notebook_page(page, name: str, nb: dict) -> None:
-    """Math, code cells, solutions, steppers and the previous/next links of a notebook page."""
+    """Launch links, math, code cells, solutions, steppers and the previous/next links of a
+    notebook page."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    check_launch_links(page, Path(name).name)
     if has_latex(nb):
         assert page.locator("mjx-container").count() > 0, "no math typeset"
         assert page.locator("mjx-merror").count() == 0, "MathJax reported an error"
@@ -270,6 +281,25 @@ def check_notebook_page(page, name: str, nb: dict) -> None:
     assert prev_link.get_attribute("href").removesuffix(".html").endswith(
         Path(order[i - 1]).name)
     assert next_link.get_attribute("href").removesuffix(".html").endswith(Path(order[i + 1]).name)
+
+
+def check_launch_links(page, stem: str) -> None:
+    """The four launch links, in the first screen, each pointing where course_links.py says."""
+    want = {"colab": LINKS.colab_url(stem), "binder": LINKS.binder_url(stem),
+            "hub": LINKS.hub_link(stem), "download": f"student/{stem}.ipynb"}
+    height = page.viewport_size["height"]
+    for kind, href in want.items():
+        link = page.locator(f"nav.launch-links a.launch-{kind}")
+        assert link.count() == 1, kind
+        assert link.get_attribute("href") == href
+        assert link.inner_text().strip() == LAUNCH[kind]
+        assert link.is_visible(), f"the {kind} link is hidden"
+        box = link.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, \
+            f"the {kind} link is below the first screen: {box}"
+    reference = page.locator("nav.launch-links a.launch-reference")
+    assert reference.get_attribute("href") == LINKS.reference_url(stem)
+    assert reference.is_visible()
 
 
 def check_steps(output) -> None:
@@ -303,9 +333,49 @@ def test_landing_page_is_the_course_map(browser, server, outside):
         nav = [a.get_attribute("href") for a in
                page.locator("nav.bd-docs-nav a.reference.internal").all()]
         want = [f"notebooks/{p.stem}.html" for p in course_notebooks()]
-        assert [h for h in nav if h.startswith("notebooks/")] == want
+        assert [h for h in nav if h.startswith("notebooks/") and h in want] == want
+        assert "notebooks/README.html" in nav  # the instructor guide
         assert page.locator("h2", has_text="Course map").count() == 1
         assert page.locator("a.right-next").get_attribute("href") == want[0]
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("size", ["laptop", "projector"])
+def test_launch_links_at_laptop_and_projector_size(chromium_browser, server, outside, size):
+    """A notebook page's launch links are in its first screen at both sizes, and its download
+    is the student copy, served by the site (answers removed, no outputs)."""
+    base, _ = server
+    ctx = offline_context(chromium_browser, server, outside, LAPTOP if size == "laptop" else PROJECTOR)
+    stem = "03_backward_and_the_chain_rule"
+    try:
+        page = ctx.new_page()
+        open_page(page, f"{base}/notebooks/{stem}.html")
+        check_launch_links(page, stem)
+        page.screenshot(path=str(artifact(f"site-launch-{size}.png")))
+        href = page.locator("nav.launch-links a.launch-download").get_attribute("href")
+        response = page.request.get(f"{base}/notebooks/{href}")
+        assert response.status == 200
+        student = json.loads(response.body())
+        code = [source(c) for c in code_cells(student)]
+        assert code and not any(BEGIN_SOLUTION in c for c in code)
+        assert all(c["outputs"] == [] for c in code_cells(student))
+    finally:
+        ctx.close()
+    assert outside == []
+
+
+def test_the_guides_student_links_download(browser, server):
+    """Every student-copy link of the instructor guide answers with a notebook."""
+    base, _ = server
+    page = browser.new_page()
+    try:
+        open_page(page, f"{base}/notebooks/README.html")
+        hrefs = [a.get_attribute("href") for a in page.locator("a.student-copy").all()]
+        assert hrefs == [f"student/{p.name}" for p in course_notebooks()]
+        for href in hrefs:
+            response = page.request.get(f"{base}/notebooks/{href}")
+            assert response.status == 200 and json.loads(response.body())["cells"]
     finally:
         page.close()
 

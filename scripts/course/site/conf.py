@@ -9,7 +9,8 @@ author = "autograd_lab"
 copyright = "autograd_lab contributors"  # noqa: A001 (Sphinx's name)
 
 extensions = ["myst_nb", "sphinx_copybutton"]
-exclude_patterns = ["_build", "_doctrees", "**.ipynb_checkpoints"]
+# _extra: files served as they are (the student copies to download), not pages.
+exclude_patterns = ["_build", "_doctrees", "_extra", "**.ipynb_checkpoints"]
 root_doc = "index"
 
 # ---- notebooks: saved outputs only --------------------------------------------------------------
@@ -38,6 +39,7 @@ mathjax_path = "mathjax/tex-mml-chtml.js"
 html_theme = "sphinx_book_theme"
 html_title = "autograd_lab"
 html_static_path = ["_static"]
+html_extra_path = ["_extra"]
 html_favicon = "_static/favicon.svg"
 html_css_files = ["course.css"]
 # After MathJax (also deferred): runs before the widget manager renders, at DOMContentLoaded.
