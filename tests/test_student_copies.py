@@ -144,3 +144,27 @@ def test_an_edited_updated_copy_is_not_overwritten_either(tmp_path):
     _, second = sync(ref, target)
     assert second != first and second.name.endswith(".updated-2.ipynb")
     assert "mine = 1" in first.read_text(encoding="utf-8")
+
+
+def test_running_a_copy_is_not_an_edit_and_keeps_its_outputs(tmp_path):
+    ref = ROOT / "notebooks" / "04_multiple_paths.ipynb"
+    target = tmp_path / ref.name
+    assert sync(ref, target) == ("created", None)
+    nb = _load(target)
+    code = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    code["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "ran it\n"}]
+    code["execution_count"] = 1
+    _save(target, nb)
+    assert sync(ref, target) == ("up to date", None)
+    assert "ran it" in target.read_text(encoding="utf-8")
+
+
+def test_a_pristine_copy_gets_new_notebook_metadata(tmp_path):
+    ref = ROOT / "notebooks" / "04_multiple_paths.ipynb"
+    target = tmp_path / ref.name
+    sync(ref, target)
+    nb = _load(target)
+    nb["metadata"]["autograd_lab"]["title"] = "an older title"
+    _save(target, nb)
+    assert sync(ref, target) == ("updated", None)
+    assert _load(target)["metadata"] == student_notebook(_load(ref))["metadata"]

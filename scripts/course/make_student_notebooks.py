@@ -25,9 +25,9 @@ never destroys a student's work. Each copy records a hash of the cell sources it
 with (``metadata.autograd_lab.student_copy``). A copy is then
 
 - created where none exists;
-- left alone when it already matches the reference notebooks;
+- left alone when it already matches the reference notebooks (outputs from running it kept);
 - replaced when the course changed and the student did not edit it (its sources still hash
-  to the recorded value; outputs from running it do not count as edits);
+  to the recorded value; running it is not an edit);
 - kept when the student edited it and the course changed: the new version is written beside it
   as ``NAME.updated.ipynb`` (its first cell says so), and the student is told.
 
@@ -128,6 +128,15 @@ def _read(path: Path) -> dict | None:
     return nb if isinstance(nb, dict) and isinstance(nb.get("cells"), list) else None
 
 
+def _comparable(nb: dict) -> str:
+    """``nb`` without what running it adds (outputs, execution counts), as text."""
+    nb = json.loads(json.dumps(nb))
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    return _text(nb)
+
+
 def _pristine(nb: dict) -> bool:
     """True when nobody edited ``nb`` since it was generated."""
     return _recorded_hash(nb) == sources_hash(nb)
@@ -168,8 +177,8 @@ def sync(reference: Path, target: Path) -> tuple[str, Path | None]:
         target.write_text(_text(new), encoding="utf-8")
         return "created", None
     current = _read(target)
-    if current is not None and sources_hash(current) == sources_hash(new):
-        return "up to date", None
+    if current is not None and _comparable(current) == _comparable(new):
+        return "up to date", None  # outputs from running it are the student's: kept
     if current is not None and _pristine(current):
         target.write_text(_text(new), encoding="utf-8")
         return "updated", None
