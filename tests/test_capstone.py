@@ -174,15 +174,15 @@ OP_BUGS = [
      "got grad * a."),
     ("return grad * b, grad * a  #", "return b, a  #",
      "Mul.backward: not yet: the gradient for a should be grad * b, since d(a*b)/da = b; got b."),
-    ("return grad, grad  #", "return (grad,)  #", "Add.backward: not yet: it returned 1 gradient for 2 inputs."),
-    ("return (-grad,)", "return -grad", "Neg.backward: not yet: it returned a float, not a tuple."),
+    ("return grad, grad  #", "return (grad,)  #", "Add.backward: not yet: it returned 1 gradient for 2 inputs"),
+    ("return (-grad,)", "return -grad", "Neg.backward: not yet: it returned a float, not a tuple"),
     ("return (grad * self.k * a ** (self.k - 1),)", "return (grad * a ** (self.k - 1),)",
      "Pow.backward: not yet: the gradient for a (k = 3) should be grad * k * a ** (k - 1)"),
     ("return (grad * (1 - out**2),)", "return (grad * (1 - a**2),)",
      "got grad * (1 - a ** 2)."),
     ("return (grad * (a > 0),)", "return (grad,)", "ReLU.backward: not yet:"),
     ("return (grad / a,)", "return (grad * math.log(a),)", "got grad * math.log(a)."),
-    ("return (grad * out,)  #", "pass  #", "Exp.backward: not yet: it returned None."),
+    ("return (grad * out,)  #", "pass  #", "Exp.backward: not yet: it returned None"),
 ]
 
 
