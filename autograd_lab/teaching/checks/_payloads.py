@@ -59,6 +59,10 @@ class Unanswered(Exception):
     """Raised inside a collect when the student's answer is still the placeholder."""
 
 
+class NotAFunction(TypeError):
+    """Raised inside a collect when an answer that must be a function is not one."""
+
+
 def placeholder(value: Any) -> bool:
     """The student copy's ``...`` (or None): no answer yet."""
     return value is Ellipsis or value is None
@@ -70,7 +74,7 @@ def answer(ns: dict, name: str, *, callable_: bool = False) -> Any:
     if placeholder(value):
         raise Unanswered(name)
     if callable_ and not callable(value):
-        raise TypeError(f"{name} must be a function, not a {type(value).__name__}")
+        raise NotAFunction(f"{name} must be a function, not a {type(value).__name__}.")
     return value
 
 
@@ -83,6 +87,8 @@ def guarded(collect: Callable[[dict, Variant], dict]) -> Callable[[dict, Variant
             return json.loads(json.dumps(payload))
         except Unanswered:
             return {"unanswered": True}
+        except NotAFunction as e:
+            return {"not_a_function": str(e)}
         except Exception as e:  # noqa: BLE001 - a collect reports, it never raises
             return {"error": f"{type(e).__name__}: {e}"}
 
@@ -95,6 +101,8 @@ def early(payload: dict) -> tuple[str, str] | None:
     """The verdict of a payload that holds no answer (unanswered, or collect's own error)."""
     if payload.get("unanswered"):
         return "unanswered", "replace the ... with your code and run the cell"
+    if "not_a_function" in payload:
+        return "failed", payload["not_a_function"]
     if "error" in payload:
         return "error", f"the answer could not be run: {payload['error']}"
     return None
