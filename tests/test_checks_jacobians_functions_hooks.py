@@ -314,3 +314,23 @@ def test_nb11_same_shape_hook(capsys):
 def test_nb11_placeholder_says_no_answer(check, capsys):
     assert not check(...)
     assert "waiting for your answer" in capsys.readouterr().out
+
+
+def test_nb09_values_and_nb11_handle_through_the_registry():
+    passes(nb09, "ex1", {"v_sum": torch.ones(3), "v_pick": torch.tensor([0.0, 1.0, 0.0])})
+    fails(nb09, "ex1", {"v_sum": torch.ones(3), "v_pick": torch.tensor([1.0, 0.0, 0.0])},
+          "picks p[0]")
+    x0 = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    g09(x0).backward(torch.tensor([1.0, -1.0, 2.0]))
+    passes(nb09, "ex2", {"vjp_answer": x0.grad})
+    fails(nb09, "ex2", {"vjp_answer": torch.tensor([1.0, -1.0, 2.0])}, "w itself")
+    passes(nb09, "ex4", {"cost_reverse": 10 * 256 * 256 + 10 * 256 * 784,
+                         "cost_forward": 256 * 256 * 784 + 10 * 256 * 784})
+    fails(nb09, "ex4", {"cost_reverse": 256 * 256 * 784 + 10 * 256 * 784,
+                        "cost_forward": 10 * 256 * 256 + 10 * 256 * 784}, "other order")
+    handle, first, w = _handle_case(True, True)
+    passes(nb11, "ex3", {"handle": handle, "first": first, "w": w})
+    handle, first, w = _handle_case(True, False)
+    fails(nb11, "ex3", {"handle": handle, "first": first, "w": w}, "still runs")
+    handle, first, w = _handle_case(False, False)
+    fails(nb11, "ex3", {"handle": handle, "first": first, "w": w})

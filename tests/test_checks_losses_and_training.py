@@ -8,6 +8,7 @@ exercise forbids, in the notebook and through collect and judge on fresh inputs.
 from __future__ import annotations
 
 import warnings
+from types import SimpleNamespace
 
 import pytest
 from check_support import fails, passes, right, wrong
@@ -521,3 +522,46 @@ def test_nb15_tbptt_has_no_reference_to_call():
     passes(nb15, "ex2", ns)
     fails(nb15, "ex2", {**ns, "chunk_losses": losses[::-1]})
     fails(nb15, "ex2", {**ns, "chunk_losses": losses[:-1]}, "chunks")
+
+
+def test_nb12_batch_nb13_objects_and_nb15_start_through_the_registry():
+    torch.manual_seed(0)
+    logits, targets = torch.randn(4, 3), torch.tensor([0, 2, 1, 2])
+    g = (torch.softmax(logits, dim=1) - torch.eye(3)[targets]) / 4
+    passes(nb12, "ex2", {"grad_batch": g, "batch_logits": logits, "targets": targets})
+    fails(nb12, "ex2", {"grad_batch": g * 4, "batch_logits": logits, "targets": targets},
+          "summed loss")
+    fails(nb12, "ex2", {"grad_batch": g.T, "batch_logits": logits, "targets": targets})
+
+    def step_ns(make):
+        predicted, weight, before, grad = _stepped(make)
+        return {"predicted": predicted, "p_model": SimpleNamespace(weight=weight),
+                "weight_before": before, "grad_before": grad}
+
+    passes(nb13, "ex3", step_ns(lambda w: w.detach().clone() - 0.05 * w.grad))
+    fails(nb13, "ex3", step_ns(lambda w: w.detach()), "shares memory")
+    fails(nb13, "ex3", step_ns(lambda w: w.detach().clone() + 0.05 * w.grad), "sign")
+
+    def freeze_ns(prepare):
+        net, opt, first, last = _fine_tune(prepare)
+        return {"ft_net": net, "ft_opt": opt, "first_before": first, "last_before": last}
+
+    passes(nb13, "ex4", freeze_ns(_freeze(0)))
+    fails(nb13, "ex4", freeze_ns(_freeze(2)), "still require grad")
+
+    def all_params(net):
+        for p in net[0].parameters():
+            p.requires_grad_(False)
+        return torch.optim.SGD(net.parameters(), lr=0.1)
+
+    fails(nb13, "ex4", freeze_ns(all_params), "frozen parameters")
+    seq, params = torch.sin(0.2 * torch.arange(150, dtype=torch.float32)), _make_params()
+    with torch.no_grad():  # the notebook's chunk: 20 steps from step 100
+        _, h_start = _chunk_loss(params, torch.zeros(_H), seq, 0, 100)
+    h0 = h_start.detach().requires_grad_()
+    loss, _ = _chunk_loss(params, h0, seq, 100, 20)
+    loss.backward()
+    ns = {"grad_h0": h0.grad, "params": params, "h_start": h_start, "seq": seq}
+    passes(nb15, "ex4", ns)
+    fails(nb15, "ex4", {**ns, "grad_h0": -h0.grad})
+    fails(nb15, "ex4", {**ns, "grad_h0": torch.zeros(_H)})

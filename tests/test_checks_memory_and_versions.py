@@ -394,3 +394,9 @@ def test_nb08_predictions_are_formative():
     fails(nb08, "ex3", {"predicted_count": 3, "predicted_total": 3 * 1024 * 4}, "packed twice")
     passes(nb08, "ex4", {"mib_plain": 8, "mib_retained": 20})
     fails(nb08, "ex4", {"mib_plain": 20, "mib_retained": 8}, "retained graph")
+
+
+def test_nb05_second_derivative_through_the_registry():
+    passes(nb05, "ex4", {"second": -math.sin(1.0)})
+    fails(nb05, "ex4", {"second": math.cos(1.0)}, "first derivative")
+    fails(nb05, "ex4", {"second": -math.cos(1.0)}, "third derivative")
