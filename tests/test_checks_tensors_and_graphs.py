@@ -336,3 +336,13 @@ def test_nb03_retained_through_the_registry():
     passes(nb03, "ex3", {"u_grad": u.grad, "u": u, "v": v})
     fails(nb03, "ex3", {"u_grad": v, "u": u, "v": v}, "v itself")
     fails(nb03, "ex3", {"u_grad": u.detach(), "u": u, "v": v}, "value of u")
+
+
+def test_a_listener_of_the_student_does_not_hide_a_backward_pass():
+    from autograd_lab.autograd.graph import Listener, listen
+
+    def hidden(x):
+        with listen(Listener()):
+            return _by_autograd(x)
+
+    fails(nb03, "ex1", {"by_hand": hidden}, "backward pass")
