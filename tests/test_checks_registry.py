@@ -146,7 +146,9 @@ def _grade(path: Path, *extra: str) -> dict:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_reference_notebook_passes_every_exercise_on_fresh_variants(path):
-    results = _grade(path, *SEEDS)
+    graded = _grade(path, *SEEDS)
+    assert graded["errors"] == []
+    results = graded["results"]
     assert list(results) == list(EXERCISES[path.stem])
     for ex_id, by_variant in results.items():
         assert set(by_variant) == {"fixed", *SEEDS}
@@ -156,7 +158,10 @@ def test_reference_notebook_passes_every_exercise_on_fresh_variants(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_student_copy_is_unanswered_everywhere(path):
-    results = _grade(path, "--student", SEEDS[0])
+    graded = _grade(path, "--student", SEEDS[0])
+    # Run All reaches the end; only the capstone's later sections wait for the engine's stubs
+    assert [e for e in graded["errors"] if "NotImplementedError" not in e] == []
+    results = graded["results"]
     for ex_id, by_variant in results.items():
         for variant, (status, message) in by_variant.items():
             assert status == "unanswered", (ex_id, variant, message)

@@ -191,7 +191,8 @@ def ex4_chain(chain_L: Any, L: Any) -> Feedback:
     if got and got[-1].endswith("AccumulateGrad"):
         return wrong(name, "stop before the AccumulateGrad of W: list the nodes you pass.", hint)
     if len(got) < len(expected):
-        return wrong(name, f"{len(expected) - len(got)} node(s) missing.", hint)
+        return wrong(name, "nodes are missing: every operation is one node, and -logp[y] is "
+                     "two.", hint)
     return wrong(name, "not the nodes along the first edges.", hint)
 
 
