@@ -89,7 +89,7 @@ def guarded(collect: Callable[[dict, Variant], dict]) -> Callable[[dict, Variant
             return {"unanswered": True}
         except NotAFunction as e:
             return {"not_a_function": str(e)}
-        except Exception as e:  # noqa: BLE001 - a collect reports, it never raises
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - a collect reports, never raises
             return {"error": f"{type(e).__name__}: {e}"}
 
     run.__name__ = run.__qualname__ = getattr(collect, "__name__", "collect")
@@ -175,9 +175,8 @@ def decode(e: Any) -> Any:
         return tuple(decode(v) for v in e["tuple"])
     if "set" in e:
         return {decode(v) for v in e["set"]}
-    if "exception" in e:
-        return Opaque(e["exception"])
-    return Opaque(e.get("object", "object"))
+    kind = str(e.get("exception", e.get("object", "object")))
+    return type(kind, (Opaque,), {})(kind)  # named as the student's value was, for messages
 
 
 # ---- verdicts ------------------------------------------------------------------------------------
