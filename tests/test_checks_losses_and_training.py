@@ -300,7 +300,7 @@ def test_nb13_freeze(capsys):
         return torch.optim.SGD([p for p in net.parameters() if p.requires_grad], lr=0.1)
 
     right(capsys, nb13.ex4_freeze(*_fine_tune(_freeze(0))))
-    wrong(capsys, nb13.ex4_freeze(*_fine_tune(all_params)), "still holds 2 frozen")
+    wrong(capsys, nb13.ex4_freeze(*_fine_tune(all_params)), "still holds frozen")
     wrong(capsys, nb13.ex4_freeze(*_fine_tune(not_frozen)), "not frozen")
     wrong(capsys, nb13.ex4_freeze(*_fine_tune(_freeze(2))), "still require grad")
     wrong(capsys, nb13.ex4_freeze(*_fine_tune(only_weight)), "still require grad")

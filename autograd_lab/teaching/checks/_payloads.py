@@ -256,7 +256,7 @@ def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> dict:
         result = fn(*args, **kwargs)
     except NotImplementedError as e:
         raise Unanswered(str(e)) from None
-    except Exception as e:  # noqa: BLE001 - the student's error is recorded, not raised
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - the student's error is recorded
         return {"raised": raised(e)}
     if result is Ellipsis:
         raise Unanswered("...")
