@@ -14,15 +14,16 @@ counts as "not answered yet".
 from __future__ import annotations
 
 import html
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from ..tensor import Tensor
 
 __all__ = [
-    "Feedback", "check_close", "check_equal", "check_grad", "check_raises", "check_true",
-    "numerical_grad",
+    "Feedback", "captured", "check_close", "check_equal", "check_grad", "check_raises",
+    "check_true", "numerical_grad",
 ]
 
 
@@ -75,7 +76,12 @@ class Feedback:
         pass  # shown by the check already
 
     def show(self) -> Feedback:
-        """Show the feedback now: rich display in IPython, else one printed line."""
+        """Show the feedback now: rich display in IPython, else one printed line.
+
+        Inside ``captured()`` it is recorded instead (a grader judging quietly)."""
+        if _CAPTURE:
+            _CAPTURE[-1].append(self)
+            return self
         try:
             from IPython import get_ipython
             from IPython.display import display
@@ -86,6 +92,20 @@ class Feedback:
         else:
             print(repr(self))
         return self
+
+
+_CAPTURE: list[list[Feedback]] = []
+
+
+@contextmanager
+def captured() -> Iterator[list[Feedback]]:
+    """Record the feedback that checks show inside this block instead of showing it."""
+    shown: list[Feedback] = []
+    _CAPTURE.append(shown)
+    try:
+        yield shown
+    finally:
+        _CAPTURE.remove(shown)
 
 
 def _report(name: str, ok: bool, detail: str = "", hint: str = "") -> Feedback:

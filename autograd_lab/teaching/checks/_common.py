@@ -14,8 +14,12 @@ import numpy as np
 from ...tensor import Tensor
 from ..exercises import Feedback, _missing, _report
 
-__all__ = ["Feedback", "as_array", "close", "diagnose", "is_tensor", "missing", "not_a_function",
-           "right", "shares_memory", "wrong"]
+__all__ = ["PREDICTION", "Feedback", "as_array", "close", "diagnose", "is_tensor", "missing",
+           "not_a_function", "right", "shares_memory", "wrong"]
+
+
+PREDICTION = ("a prediction about the notebook's own example: running the example gives the "
+              "answer, so the check is feedback, not a grade")
 
 
 def missing(name: str, value: Any) -> bool:

@@ -6,52 +6,83 @@ import functools
 import operator
 from typing import Any, Callable
 
+from ..._dtype import float64
 from ...factories import tensor
 from ..exercises import check_raises
 from ._common import Feedback, as_array, close, missing, right, wrong
+from ._payloads import (
+    FIXED,
+    Variant,
+    answer,
+    call,
+    decode,
+    early,
+    encode,
+    failed,
+    guarded,
+    passed,
+    run_quietly,
+    show,
+    spec,
+)
+
+NOTEBOOK = "01_tensors_and_requires_grad"
 
 STEPS = [10.0 ** -k for k in range(1, 13)]
 
 
-def _poly(x: Any) -> Any:
-    return 3 * x ** 2 - 4 * x + 5
+def _nudge_cases(variant: Variant) -> list[tuple[list[float], float, float]]:
+    """(cubic coefficients, x, h) for each call: c0 x³ + c1 x² + c2 x + c3."""
+    if variant.fixed:
+        return [([0, 3, -4, 5], 3.0, 0.1), ([1, 0, 0, 0], 2.0, 0.5), ([0, 0, -1, 7], 1.0, 0.25)]
+    rng = variant.rng("nb01.nudge")
+    cases = []
+    for _ in range(4):
+        coeffs = [float(c) for c in rng.integers(-5, 6, 4)]
+        coeffs[0] = coeffs[0] or 1.0  # a cubic: forward and central differences differ
+        cases.append((coeffs, float(rng.integers(-4, 5)), float(rng.choice([0.5, 0.25, 0.125]))))
+    return cases
 
 
-def _forward_difference(f: Callable[[float], float], x: float, h: float) -> float:
-    return (f(x + h) - f(x)) / h
+def _cubic(c: list[float]) -> Callable[[float], float]:
+    return lambda x: c[0] * x ** 3 + c[1] * x ** 2 + c[2] * x + c[3]
+
+
+def _collect_nudge(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "nudge_slope", callable_=True)
+    return {"outputs": [call(fn, _cubic(c), x, h) for c, x, h in _nudge_cases(variant)]}
+
+
+def _judge_nudge(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    for (c, x, h), got in zip(_nudge_cases(variant), payload["outputs"]):
+        f = _cubic(c)
+        if "raised" in got:
+            return failed(f"calling it raised {got['raised']}")
+        v = decode(got["value"])
+        if as_array(v) is None or as_array(v).shape != ():
+            return failed(f"it should return one number, got {type(v).__name__}.")
+        forward = (f(x + h) - f(x)) / h
+        if close(v, forward, rtol=1e-9, atol=1e-12):
+            continue
+        if close(v, -forward, rtol=1e-9):
+            return failed("the sign is wrong: the change is f(x + h) - f(x), in that order.")
+        if close(v, forward * h, rtol=1e-9):
+            return failed("that is the change of f; divide it by the step h to get a slope.")
+        if close(v, (f(x + h) - f(x - h)) / (2 * h), rtol=1e-9):
+            return failed("that is the central difference; this exercise wants the forward one, "
+                          "(f(x + h) - f(x)) / h.")
+        return failed("it does not give (f(x + h) - f(x)) / h: evaluate f twice, at x + h and "
+                      "at x.")
+    return passed()
 
 
 def ex1_nudge(nudge_slope: Any) -> Feedback:
     """``nudge_slope(f, x, h)`` is the forward difference (f(x + h) - f(x)) / h."""
-    name = "nudge_slope"
-    if missing(name, nudge_slope):
-        return Feedback(False)
-    if not callable(nudge_slope):
-        return wrong(name, f"expected a function of (f, x, h), got {type(nudge_slope).__name__}.",
-                     "def nudge_slope(f, x, h): return (f(x + h) - f(x)) / h")
-    cases = [(_poly, 3.0, 0.1), (lambda x: x ** 3, 2.0, 0.5), (lambda x: 7 - x, 1.0, 0.25)]
-    for f, x, h in cases:
-        try:
-            got = nudge_slope(f, x, h)
-        except Exception as e:  # noqa: BLE001 - the student's error is the feedback
-            return wrong(name, f"calling it raised {type(e).__name__}: {e}")
-        expected = _forward_difference(f, x, h)
-        if as_array(got) is None or as_array(got).shape != ():
-            return wrong(name, f"it should return one number, got {type(got).__name__}.")
-        if close(got, expected, rtol=1e-9, atol=1e-12):
-            continue
-        central = (f(x + h) - f(x - h)) / (2 * h)
-        if close(got, -expected, rtol=1e-9):
-            return wrong(name, "the sign is wrong: the change is f(x + h) - f(x), in that order.")
-        if close(got, expected * h, rtol=1e-9):
-            return wrong(name, "that is the change of f; divide it by the step h to get a slope.")
-        if close(got, central, rtol=1e-9):
-            return wrong(name, "that is the central difference; this exercise wants the forward "
-                         "one, (f(x + h) - f(x)) / h.")
-        return wrong(name, f"for f(x) = 3x² - 4x + 5 at x = 3 with h = 0.1 the nudge gives "
-                     f"{_forward_difference(_poly, 3.0, 0.1):.4f}; yours gives something else.",
-                     "evaluate f twice, at x + h and at x")
-    return right(name)
+    payload = guarded(_collect_nudge)({"nudge_slope": nudge_slope})
+    return show("nudge_slope", _judge_nudge(payload, FIXED),
+                "def nudge_slope(f, x, h): return (f(x + h) - f(x)) / h")
 
 
 def ex1_best_step(best_h: Any) -> Feedback:
@@ -59,7 +90,10 @@ def ex1_best_step(best_h: Any) -> Feedback:
     name = "best_h"
     if missing(name, best_h):
         return Feedback(False)
-    errors = {h: abs(_forward_difference(_poly, 3.0, h) - 14.0) for h in STEPS}
+    def f(x: float) -> float:
+        return 3 * x ** 2 - 4 * x + 5
+
+    errors = {h: abs((f(3.0 + h) - f(3.0)) / h - 14.0) for h in STEPS}
     best = min(errors, key=errors.get)
     hint = "loop over steps, compute the nudge for each, keep the h with the smallest error"
     if as_array(best_h) is None or as_array(best_h).shape != ():
@@ -74,33 +108,61 @@ def ex1_best_step(best_h: Any) -> Feedback:
                  "a different step does better.", hint)
 
 
+_KINDS = ("plain", "tracked", "int", "number", "tracked64")
+
+
+def _rule_cases(variant: Variant) -> list[list[str]]:
+    if variant.fixed:
+        return [["plain"], ["tracked"], ["plain", "tracked"], ["tracked", "plain"],
+                ["plain", "plain"], ["plain", "number"], ["number", "tracked"],
+                ["tracked", "tracked"], ["plain", "tracked", "plain"], ["plain", "plain", "plain"],
+                ["int", "tracked"], ["int", "plain"], ["number", "plain", "number"]]
+    rng = variant.rng("nb01.rule")
+    cases = [[str(k) for k in rng.choice(_KINDS, int(rng.integers(1, 5)))] for _ in range(14)]
+    return cases + [["number", "number", "tracked64"], ["int", "int"], ["tracked64"]]
+
+
+def _build(kind: str, i: int) -> Any:
+    return {"plain": lambda: tensor([1.0, 2.0 + i]), "tracked": lambda: tensor(
+        [3.0, 4.0 - i], requires_grad=True), "int": lambda: tensor([1, 2 + i]),
+        "number": lambda: 0.5 + i, "tracked64": lambda: tensor([1.5, -i], dtype=float64,
+                                                               requires_grad=True)}[kind]()
+
+
+def _collect_rule(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "will_require_grad", callable_=True)
+    return {"outputs": [call(fn, *[_build(k, i) for i, k in enumerate(case)])
+                        for case in _rule_cases(variant)]}
+
+
+def _judge_rule(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    for case, got in zip(_rule_cases(variant), payload["outputs"]):
+        inputs = [_build(k, i) for i, k in enumerate(case)]
+        if all(not hasattr(t, "requires_grad") for t in inputs):
+            actual = False  # numbers only: no tensor at all
+        else:
+            actual = functools.reduce(operator.add, inputs).requires_grad
+        if "raised" in got:
+            return failed(f"calling it on {_describe(tuple(inputs))} raised {got['raised']}")
+        v = decode(got["value"])
+        if not isinstance(v, bool):
+            return failed(f"it should return True or False, got {type(v).__name__}.")
+        if v != actual:
+            why = ("a result is tracked as soon as one input requires grad"
+                   if actual else "numbers and tensors without requires_grad are constants")
+            return failed(f"on {_describe(tuple(inputs))} it says {v}, but the engine says "
+                          f"{actual}: {why}.")
+    return passed()
+
+
 def ex2_rule(will_require_grad: Any) -> Feedback:
     """``will_require_grad(*inputs)`` says whether an operation on ``inputs`` is tracked."""
-    name = "will_require_grad"
-    hint = ("a result is tracked iff at least one input is a tensor with requires_grad; "
-            "Python numbers are constants")
-    if missing(name, will_require_grad):
-        return Feedback(False)
-    if not callable(will_require_grad):
-        return wrong(name, f"expected a function, got {type(will_require_grad).__name__}.", hint)
-    p = tensor([1.0, 2.0])
-    q = tensor([3.0, 4.0], requires_grad=True)
-    n = tensor([1, 2])
-    cases = [(p,), (q,), (p, q), (q, p), (p, p), (p, 2.0), (2.0, q), (q, q), (p, q, p),
-             (p, p, p), (n, q), (n, p), (0.5, p, 3.0)]
-    for inputs in cases:
-        actual = functools.reduce(operator.add, inputs).requires_grad
-        try:
-            got = will_require_grad(*inputs)
-        except Exception as e:  # noqa: BLE001 - the student's error is the feedback
-            return wrong(name, f"calling it on {_describe(inputs)} raised {type(e).__name__}: {e}",
-                         hint)
-        if not isinstance(got, bool):
-            return wrong(name, f"it should return True or False, got {type(got).__name__}.", hint)
-        if got != actual:
-            return wrong(name, f"on {_describe(inputs)} it says {got}, but the engine says "
-                         f"{actual}.", hint)
-    return right(name)
+    return show("will_require_grad", _judge_rule(guarded(_collect_rule)(
+        {"will_require_grad": will_require_grad}), FIXED),
+        "a result is tracked iff at least one input is a tensor with requires_grad; "
+        "Python numbers are constants")
 
 
 def _describe(inputs: tuple) -> str:
@@ -144,3 +206,71 @@ def ex4_error(boom: Any) -> Feedback:
                         match="only Tensors of floating point dtype can require gradients",
                         hint="call requires_grad_() on an integer tensor such as torch.arange(3); "
                              "requires_grad=True in a factory gives the other message")
+
+
+def _collect_ex1(ns: dict, variant: Variant) -> dict:
+    return {"nudge": guarded(_collect_nudge)(ns, variant), "best_h": encode(ns.get("best_h", ...))}
+
+
+def _judge_ex1(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    a = _judge_nudge(payload["nudge"], variant)
+    b = run_quietly(ex1_best_step, decode(payload["best_h"]))
+    return _both(a, b)
+
+
+def _both(*verdicts: tuple[str, str]) -> tuple[str, str]:
+    if all(s == "passed" for s, _ in verdicts):
+        return passed()
+    if all(s in ("passed", "unanswered") for s, _ in verdicts) and any(
+            s == "unanswered" for s, _ in verdicts):
+        return "unanswered", "replace the ... with your code and run the cell"
+    return failed("; ".join(m for s, m in verdicts if s != "passed"))
+
+
+def _collect_ex3(ns: dict, variant: Variant) -> dict:
+    weights, labels = ns.get("weights", ...), ns.get("labels")
+    return {"weights": encode(weights), "labels": encode(labels), "same": weights is labels}
+
+
+def _judge_ex3(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    if payload["same"]:
+        return failed("that is labels itself, an integer tensor.")
+    return run_quietly(ex3_trainable, decode(payload["weights"]), decode(payload["labels"]))
+
+
+def _collect_ex4(ns: dict, variant: Variant) -> dict:
+    boom = answer(ns, "boom")
+    if not callable(boom):
+        return {"kind": type(boom).__name__}
+    try:
+        boom()
+    except Exception as e:  # noqa: BLE001 - the error is the answer
+        return {"raised": type(e).__name__, "message": str(e)}
+    return {"raised": None}
+
+
+def _judge_ex4(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    if "kind" in payload:
+        return failed(f"expected a function of no arguments (a lambda), got {payload['kind']}.")
+    if payload["raised"] is None:
+        return failed("calling it raised nothing: it must trigger the error.")
+    if payload["raised"] != "RuntimeError":
+        return failed(f"it raised {payload['raised']}: {payload['message']}")
+    if "only Tensors of floating point dtype can require gradients" not in payload["message"]:
+        return failed("that is a RuntimeError, but not the requires_grad_() one (requires_grad="
+                      "True in a factory gives the other message).")
+    return passed()
+
+
+EXERCISES = {
+    "ex1": spec(_collect_ex1, _judge_ex1, "nudge_slope and best_h"),
+    "ex2": spec(_collect_rule, _judge_rule, "will_require_grad"),
+    "ex3": spec(_collect_ex3, _judge_ex3, "weights"),
+    "ex4": spec(_collect_ex4, _judge_ex4, "boom()"),
+}

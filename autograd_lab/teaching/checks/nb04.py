@@ -7,7 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from ._common import Feedback, as_array, check_value, missing, right, wrong
+from ._common import PREDICTION, Feedback, as_array, check_value, missing, right, wrong
+from ._payloads import value_spec
+
+NOTEBOOK = "04_multiple_paths"
 
 
 def ex1_three_uses(n_paths: Any, grad: Any) -> Feedback:
@@ -71,3 +74,11 @@ def ex3_fan_in(direct: Any, through_u: Any, a_grad: Any) -> Feedback:
                      hint="add the two contributions: a fan-in sums")
     g = as_array(a_grad)
     return Feedback(bool(r1) and bool(r2) and bool(r3) and g is not None)
+
+
+EXERCISES = {
+    "ex1": value_spec(["n_paths", "grad"], ex1_three_uses, graded=False,
+                      formative_reason=PREDICTION),
+    "ex2": value_spec(["via_factor", "via_sin", "total"], ex2_split),
+    "ex3": value_spec(["direct", "through_u", "a_grad"], ex3_fan_in),
+}

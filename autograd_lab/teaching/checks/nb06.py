@@ -6,7 +6,25 @@ from typing import Any
 
 import numpy as np
 
-from ._common import Feedback, as_array, check_value, is_tensor, missing, right, wrong
+from ...factories import tensor, zeros
+from ...tensor import Tensor
+from ._common import PREDICTION, Feedback, check_value, missing, right, wrong
+from ._payloads import (
+    FIXED,
+    Variant,
+    answer,
+    call,
+    decode,
+    early,
+    failed,
+    guarded,
+    passed,
+    show,
+    spec,
+    value_spec,
+)
+
+NOTEBOOK = "06_inplace_and_versions"
 
 
 def ex1_version(predicted_version: Any, t: Any) -> Feedback:
@@ -41,33 +59,83 @@ def ex2_repair(grad: Any, x: Any) -> Feedback:
     ], hint="replace the in-place mul_ by an ordinary multiplication", rtol=1e-4)
 
 
-def ex3_step(w_after: Any, w: Any) -> Feedback:
-    """``w`` = [2, -4] updated in place by w -= 0.5·w.grad under no_grad: still the same leaf."""
-    name = "w after one step, in place"
-    hint = "w - 0.5 * w.grad, written in place (-=) under torch.no_grad()"
-    if missing(name, w_after):
-        return Feedback(False)
-    if not is_tensor(w_after):
-        return wrong(name, f"expected the tensor w, got {type(w_after).__name__}.", hint)
-    if w_after is not w:
-        if w_after.grad_fn is not None:
-            return wrong(name, f"w_after has grad_fn={w_after.grad_fn.name()}: w = w - ... makes "
-                         "a new, non-leaf tensor; update w in place under torch.no_grad().", hint)
-        return wrong(name, "w_after is a new tensor; the step should change w itself "
-                     "(set w_after = w).", hint)
-    if not w.is_leaf or not w.requires_grad:
-        return wrong(name, "w is no longer a leaf that requires grad.", hint)
-    g = as_array(w)
-    if np.allclose(g, [2.0, -4.0]):
-        return wrong(name, "w still holds [2., -4.]: no step was taken.", hint)
-    if np.allclose(g, [4.0, -8.0]):
-        return wrong(name, "the sign is wrong: descent subtracts lr * grad.", hint)
-    if np.allclose(g, [-2.0, 4.0]):
-        return wrong(name, "that is a step with lr = 1; use lr = 0.5.", hint)
-    if not np.allclose(g, [0.0, 0.0]):
-        return wrong(name, f"w is {np.array2string(g)}, which is not one step with lr = 0.5.",
-                     hint)
-    if w._version == 0:
-        return wrong(name, "the values are right but w's version is 0: the change went through "
-                     ".data, which autograd cannot see. Use torch.no_grad() instead.", hint)
-    return right(name)
+def _step_cases(variant: Variant) -> list[tuple[list[float], list[float], float]]:
+    """(values of w, coefficients c of the loss sum(c · w²), lr) for each call of step_."""
+    if variant.fixed:
+        return [([2.0, -4.0], [1.0, 1.0], 0.25)]
+    rng = variant.rng("nb06.step")
+    cases = []
+    for n in (2, 3):
+        w = [float(v) for v in np.round(rng.normal(size=n) * 3, 2)]
+        c = [float(v) for v in rng.choice([-2.0, 0.5, 1.0, 3.0], n)]
+        cases.append((w, c, float(rng.choice([0.1, 0.05, 0.3]))))
+    return cases
+
+
+def _collect_step(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "step_", callable_=True)
+    runs = []
+    for values, coeffs, lr in _step_cases(variant):
+        w = tensor(values, requires_grad=True)
+        (tensor(coeffs) * w ** 2).sum().backward()
+        grad, version = w.grad.tolist(), w._version
+        result = call(fn, w, lr)
+        runs.append({"result": result, "after": w.detach().tolist(), "grad": grad,
+                     "version_changed": w._version != version, "leaf": bool(w.is_leaf),
+                     "requires_grad": bool(w.requires_grad),
+                     "returned_new": isinstance(decode(result.get("value")), Tensor)})
+    return {"runs": runs}
+
+
+def _judge_step(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    for (values, coeffs, lr), run in zip(_step_cases(variant), payload["runs"]):
+        if "raised" in run["result"]:
+            return failed(f"step_ raised {run['result']['raised']}")
+        before = np.asarray(values)
+        grad = 2 * np.asarray(coeffs) * before  # d sum(c·w²)/dw
+        after = np.asarray(run["after"])
+        if not run["leaf"] or not run["requires_grad"]:
+            return failed("w is no longer a leaf that requires grad: update it in place under "
+                          "torch.no_grad().")
+        if np.allclose(after, before):
+            more = (" It returns a new tensor instead: w = w - ... only rebinds a local name."
+                    if run["returned_new"] else "")
+            return failed(f"w still holds its old values: no step was taken.{more}")
+        if np.allclose(after, before + lr * grad):
+            return failed("the sign is wrong: descent subtracts lr * grad.")
+        if np.allclose(after, before - grad):
+            return failed("the learning rate is missing: subtract lr * w.grad.")
+        if not np.allclose(after, before - lr * grad, rtol=1e-5, atol=1e-6):
+            return failed("w is not w - lr * w.grad after the step (zeroing or resetting w is "
+                          "not a step).")
+        if not run["version_changed"]:
+            return failed("the values are right but w's version did not change: the change went "
+                          "through .data, which autograd cannot see. Use torch.no_grad() instead.")
+    return passed()
+
+
+def ex3_step(step_: Any) -> Feedback:
+    """``step_(w, lr)`` updates the leaf ``w`` in place: w -= lr·w.grad under no_grad."""
+    return show("step_(w, lr)", _judge_step(guarded(_collect_step)({"step_": step_}), FIXED),
+                "w -= lr * w.grad, written in place (-=) under torch.no_grad()")
+
+
+EXERCISES = {
+    "ex1": value_spec(["predicted_version"], ex1_version, extra=lambda: (_version_example(),),
+                      graded=False, formative_reason=PREDICTION),
+    "ex2": value_spec(["grad", "x"], ex2_repair),
+    "ex3": spec(_collect_step, _judge_step, "step_(w, lr)"),
+}
+
+
+def _version_example() -> Any:
+    """The exercise's tensor after its writes, made here: add_, the view's mul_, zero_."""
+    t = zeros(4)
+    t.add_(1)
+    t[1:3].mul_(2)
+    t.exp()
+    t.data.sub_(1)
+    t.zero_()
+    return t

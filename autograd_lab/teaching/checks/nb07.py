@@ -11,78 +11,109 @@ from ...grad_mode import is_grad_enabled
 from ._common import (
     Feedback,
     as_array,
-    check_value,
     close,
-    is_tensor,
-    missing,
-    right,
     shares_memory,
-    wrong,
+)
+from ._evidence import watching
+from ._payloads import (
+    FIXED,
+    Unanswered,
+    Variant,
+    answer,
+    call,
+    decode,
+    early,
+    encode,
+    failed,
+    guarded,
+    passed,
+    placeholder,
+    show,
+    spec,
 )
 
+NOTEBOOK = "07_detach_clone_no_grad"
 
-def ex1_targets(grad_stop: Any, grad_through: Any) -> Feedback:
-    """With w = 3, x = 2: d/dw (wx - stopgrad(wx/2))² = 12 and d/dw (wx - wx/2)² = 6."""
-    a = check_value("gradient with the target detached", grad_stop, 12.0, [
-        (6.0, "that is the gradient through the target: the target was not detached."),
-        (3.0, "that is w itself.")], hint="the target 3 is a constant: 2 (6 - 3) · x")
-    b = check_value("gradient through the target", grad_through, 6.0, [
-        (12.0, "that is the gradient with the target detached."),
-        (3.0, "that is w itself.")],
-        hint="the loss is (0.5 w x)² = 0.25 w² x², whose derivative is 0.5 w x²")
-    return Feedback(bool(a) and bool(b))
+
+def _target_cases(variant: Variant) -> list[tuple[float, float]]:
+    """(w, x) for the calls of target_grad."""
+    if variant.fixed:
+        return [(3.0, 2.0), (-1.0, 0.5)]
+    rng = variant.rng("nb07.targets")
+    return [(float(rng.integers(-5, 6)) + 0.5, float(rng.integers(-4, 5))) for _ in range(3)]
+
+
+def _collect_targets(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "target_grad", callable_=True)
+    runs = []
+    for w, x in _target_cases(variant):
+        for stop in (True, False):
+            with watching() as ev:
+                got = call(fn, tensor(w, requires_grad=True), tensor(x), stop)
+            runs.append({"got": got, "backwards": ev.backwards})
+    return {"runs": runs}
+
+
+def _judge_targets(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    runs = iter(payload["runs"])
+    for w, x in _target_cases(variant):
+        stop_grad, through_grad = w * x * x, 0.5 * w * x * x  # 2(wx - wx/2)·x and d(wx/2)²/dw
+        for stop, expected, other in ((True, stop_grad, through_grad),
+                                      (False, through_grad, stop_grad)):
+            run = next(runs)
+            label = f"with w = {w:g}, x = {x:g} and detach_target={stop}"
+            if "raised" in run["got"]:
+                return failed(f"{label} it raised {run['got']['raised']}")
+            if not run["backwards"]:
+                return failed("it returns a number without a backward pass: let autograd "
+                              "differentiate the loss (torch.autograd.grad(loss, w)[0]).")
+            got = as_array(decode(run["got"]["value"]))
+            if got is None or got.size != 1:
+                return failed(f"{label} it should return the gradient, one number.")
+            if np.isclose(float(got.ravel()[0]), expected, rtol=1e-5, atol=1e-6):
+                continue
+            if expected != other and np.isclose(float(got.ravel()[0]), other, rtol=1e-5):
+                return failed("the detached and the tracked target give each other's gradient: "
+                              "detach() makes the target a constant, so only the prediction "
+                              "carries w." if stop else "the target is detached although "
+                              "detach_target is False: the target is half the prediction, so "
+                              "it carries w too.")
+            return failed(f"{label} the gradient should be 2 (prediction - target) · d(prediction"
+                          " - target)/dw.")
+    return passed()
+
+
+def ex1_targets(target_grad: Any) -> Feedback:
+    """``target_grad(w, x, detach_target)``: d/dw (wx - t)², t = wx/2 detached or not."""
+    return show("target_grad", _judge_targets(guarded(_collect_targets)(
+        {"target_grad": target_grad}), FIXED),
+        "target = (0.5 * prediction).detach() if detach_target else 0.5 * prediction; then "
+        "torch.autograd.grad((prediction - target) ** 2, w)[0]")
 
 
 def ex2_snapshot(snapshot: Any, w: Any, before: Any) -> Feedback:
     """``snapshot``: own memory, no graph, the values ``before`` that ``w`` was changed in place."""
-    name = "snapshot"
-    hint = "detach() alone shares memory with w, clone() alone stays in the graph: detach().clone()"
-    if missing(name, snapshot):
-        return Feedback(False)
-    if not is_tensor(snapshot):
-        return wrong(name, f"expected a tensor, got {type(snapshot).__name__}.", hint)
-    if snapshot is w:
-        return wrong(name, "that is w itself.", hint)
-    if shares_memory(snapshot, w):
-        return wrong(name, "it shares memory with w, so the in-place update changed it too "
-                     "(detach() does not copy).", hint)
-    if snapshot.requires_grad:
-        return wrong(name, "it requires grad: it is still part of w's graph (clone() alone "
-                     "records CloneBackward0).", hint)
-    if not close(snapshot, before):
-        return wrong(name, "its values are not those w had before the update.", hint)
-    return right(name)
+    payload = guarded(_collect_snapshot)({"snapshot": snapshot, "w": w, "before": before})
+    return show("snapshot", _judge_snapshot(payload, FIXED),
+                "detach() alone shares memory with w, clone() alone stays in the graph: "
+                "detach().clone()")
 
 
 def ex3_inference(preds: Any, preds_np: Any, model: Any, inputs: Any) -> Feedback:
     """``preds`` made under no_grad (no graph), ``preds_np`` the same numbers as a NumPy array."""
-    name = "preds and preds_np"
-    hint = "compute preds inside the with torch.no_grad(): block; then preds.numpy()"
-    if missing(name, preds) or missing(name, preds_np):
-        return Feedback(False)
-    if not is_tensor(preds):
-        return wrong(name, f"preds should be a tensor, got {type(preds).__name__}.", hint)
-    if preds.requires_grad or preds.grad_fn is not None:
-        return wrong(name, "preds requires grad: it was computed outside the no_grad block.", hint)
-    if not isinstance(preds_np, np.ndarray):
-        return wrong(name, f"preds_np should be a NumPy array, got {type(preds_np).__name__}.",
-                     "no detach() is needed for a tensor made under no_grad: .numpy() works")
-    expected = as_array(model(inputs).detach())
-    if preds_np.shape != expected.shape:
-        return wrong(name, f"preds_np has shape {list(preds_np.shape)}, expected "
-                     f"{list(expected.shape)}.", hint)
-    if close(preds_np, as_array(inputs)):
-        return wrong(name, "preds_np holds the inputs, not the predictions.", hint)
-    if not (close(preds_np, expected) and close(preds, expected)):
-        return wrong(name, "the values are not model(inputs).", hint)
-    return right(name)
+    payload = guarded(_collect_inference)({"preds": preds, "preds_np": preds_np, "model": model,
+                                           "inputs": inputs})
+    return show("preds and preds_np", _judge_inference(payload, FIXED),
+                "compute preds inside the with torch.no_grad(): block; then preds.numpy()")
 
 
 class _Probe:
     """A linear model that records whether gradient recording was on when it was called."""
 
-    def __init__(self) -> None:
-        self.weight = tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+    def __init__(self, weight: list) -> None:
+        self.weight = tensor(weight, requires_grad=True)
         self.calls: list[bool] = []
 
     def __call__(self, x: Any) -> Any:
@@ -90,33 +121,125 @@ class _Probe:
         return x @ self.weight.T
 
 
+def _predict_cases(variant: Variant) -> list[tuple[list, list]]:
+    """(weight, X) for each call of predict."""
+    if variant.fixed:
+        return [([[0.5, -1.0], [2.0, 0.25]], [[1.0, 2.0], [-1.0, 0.5], [3.0, 0.0]])]
+    rng = variant.rng("nb07.predict")
+    out = []
+    for n_in, n_out, rows in ((3, 2, 4), (2, 1, 1)):
+        out.append((np.round(rng.normal(size=(n_out, n_in)), 2).tolist(),
+                    np.round(rng.normal(size=(rows, n_in)), 2).tolist()))
+    return out
+
+
+def _collect_predict(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "predict", callable_=True)
+    runs = []
+    for weight, X in _predict_cases(variant):
+        probe = _Probe(weight)
+        got = call(fn, probe, tensor(X))
+        runs.append({"got": got, "calls": probe.calls})
+    return {"runs": runs}
+
+
+def _judge_predict(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    for (weight, X), run in zip(_predict_cases(variant), payload["runs"]):
+        got = run["got"]
+        if "raised" in got:
+            return failed(f"calling it raised {got['raised']}")
+        if not run["calls"]:
+            return failed("it never called the model.")
+        value = got["value"]
+        if value is None:
+            return failed("it returns None: return the model's output.")
+        if not (isinstance(value, dict) and "tensor" in value):
+            return failed("it should return a tensor.")
+        if any(run["calls"]):
+            return failed("the model ran with gradient recording on: a graph was built (and saved "
+                          "tensors kept) even if you detach the result afterwards.")
+        out = np.asarray(value["tensor"])
+        if out.shape == np.shape(X) and np.allclose(out, X):
+            return failed("it returns the input X, not the model's output.")
+        expected = np.asarray(X) @ np.asarray(weight).T
+        if out.shape != expected.shape or not np.allclose(out, expected, rtol=1e-5, atol=1e-6):
+            return failed("it does not return model(X).")
+    return passed()
+
+
 def ex4_predict(predict: Any) -> Feedback:
     """``predict(model, X)`` runs the model without recording a graph and returns its output."""
-    name = "predict"
-    hint = ("decorate predict with @torch.inference_mode() (or run the model inside "
-            "with torch.inference_mode():) and return the output")
-    if missing(name, predict):
-        return Feedback(False)
-    if not callable(predict):
-        return wrong(name, f"expected a function of (model, X), got {type(predict).__name__}.",
-                     hint)
-    probe = _Probe()
-    X = tensor([[1.0, 2.0], [-1.0, 0.5], [3.0, 0.0]])
-    try:
-        out = predict(probe, X)
-    except Exception as e:  # noqa: BLE001 - the student's error is the feedback
-        return wrong(name, f"calling it raised {type(e).__name__}: {e}", hint)
-    if not probe.calls:
-        return wrong(name, "it never called the model.", hint)
-    if missing(name, out):
-        return wrong(name, "it returns None: return the model's output.", hint)
-    if not is_tensor(out):
-        return wrong(name, f"it should return a tensor, got {type(out).__name__}.", hint)
-    if any(probe.calls):
-        return wrong(name, "the model ran with gradient recording on: a graph was built (and "
-                     "saved tensors kept) even if you detach the result afterwards.", hint)
-    if close(out, X):
-        return wrong(name, "it returns the input X, not the model's output.", hint)
-    if not close(out, (X @ probe.weight.T).detach()):
-        return wrong(name, "it does not return model(X).", hint)
-    return right(name)
+    return show("predict", _judge_predict(guarded(_collect_predict)({"predict": predict}), FIXED),
+                "decorate predict with @torch.inference_mode() (or run the model inside "
+                "with torch.inference_mode():) and return the output")
+
+
+def _collect_snapshot(ns: dict, variant: Variant) -> dict:
+    snapshot, w = answer(ns, "snapshot"), ns["w"]
+    return {"snapshot": encode(snapshot), "is_w": snapshot is w,
+            "shares": shares_memory(snapshot, w), "before": ns["before"]}
+
+
+def _judge_snapshot(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    snap = payload["snapshot"]
+    if payload["is_w"]:
+        return failed("that is w itself.")
+    if payload["shares"]:
+        return failed("it shares memory with w, so the in-place update changed it too (detach() "
+                      "does not copy).")
+    if not (isinstance(snap, dict) and "tensor" in snap):
+        return failed("expected a tensor.")
+    if snap["requires_grad"]:
+        return failed("it requires grad: it is still part of w's graph (clone() alone records "
+                      "CloneBackward0).")
+    if not close(snap["tensor"], payload["before"]):
+        return failed("its values are not those w had before the update.")
+    return passed()
+
+
+def _collect_inference(ns: dict, variant: Variant) -> dict:
+    preds, preds_np = ns.get("preds", ...), ns.get("preds_np", ...)
+    if placeholder(preds) and placeholder(preds_np):
+        raise Unanswered("preds")
+    model, inputs = ns["model"], ns["inputs"]
+    return {"preds": encode(preds), "preds_np": encode(preds_np),
+            "is_ndarray": isinstance(preds_np, np.ndarray),
+            "weight": model.weight.detach().tolist(), "bias": model.bias.detach().tolist(),
+            "inputs": inputs.detach().tolist()}
+
+
+def _judge_inference(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    preds, preds_np = payload["preds"], payload["preds_np"]
+    if preds == {"ellipsis": True} or preds_np == {"ellipsis": True}:
+        return "unanswered", "replace the ... with your code and run the cell"
+    if not (isinstance(preds, dict) and "tensor" in preds):
+        return failed("preds should be a tensor.")
+    if preds["requires_grad"] or preds["grad_fn"]:
+        return failed("preds requires grad: it was computed outside the no_grad block.")
+    if not payload["is_ndarray"]:
+        return failed("preds_np should be a NumPy array: no detach() is needed for a tensor made "
+                      "under no_grad, .numpy() works.")
+    x = np.asarray(payload["inputs"])
+    expected = x @ np.asarray(payload["weight"]).T + np.asarray(payload["bias"])
+    got = np.asarray(preds_np["array"])
+    if got.shape != expected.shape:
+        return failed(f"preds_np has shape {list(got.shape)}, expected {list(expected.shape)}.")
+    if got.shape == x.shape and np.allclose(got, x):
+        return failed("preds_np holds the inputs, not the predictions.")
+    if not (close(got, expected) and close(preds["tensor"], expected)):
+        return failed("the values are not model(inputs).")
+    return passed()
+
+
+EXERCISES = {
+    "ex1": spec(_collect_targets, _judge_targets, "target_grad"),
+    "ex2": spec(_collect_snapshot, _judge_snapshot, "snapshot"),
+    "ex3": spec(_collect_inference, _judge_inference, "preds and preds_np"),
+    "ex4": spec(_collect_predict, _judge_predict, "predict"),
+}

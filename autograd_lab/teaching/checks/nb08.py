@@ -6,7 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from ._common import Feedback, check_value, missing, wrong
+from ._common import PREDICTION, Feedback, check_value, missing, wrong
+from ._payloads import value_spec
+
+NOTEBOOK = "08_graph_memory"
 
 MIB = 2 ** 20
 
@@ -91,3 +94,16 @@ def ex4_timeline(mib_plain: Any, mib_retained: Any, measured_plain: float,
                                                 "graph."),
                     ], hint="x, three saved exp outputs, and x.grad", atol=0.01, rtol=0)
     return Feedback(bool(a) and bool(b))
+
+
+N = 2 ** 18  # the exercises' float32 tensors of 2**18 values
+EXERCISES = {  # predictions of what the notebook then measures: formative
+    "ex1": value_spec(["predicted_bytes"], ex1_bytes, extra=lambda: (50 * N * 4,),
+                      graded=False, formative_reason=PREDICTION),
+    "ex2": value_spec(["predicted_after"], ex2_after, extra=lambda: (2 * N * 4 + 4,),
+                      graded=False, formative_reason=PREDICTION),
+    "ex3": value_spec(["predicted_count", "predicted_total"], ex3_saved,
+                      extra=lambda: (4, 4 * 1024 * 4), graded=False, formative_reason=PREDICTION),
+    "ex4": value_spec(["mib_plain", "mib_retained"], ex4_timeline, extra=lambda: (8.0, 20.0),
+                      graded=False, formative_reason=PREDICTION),
+}

@@ -6,15 +6,29 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ...autograd import functional
 from ...autograd.functional import jacobian
 from ...factories import tensor
+from ...ops import stack
 from ._common import Feedback, as_array, check_value, is_tensor, missing, right, wrong
+from ._evidence import watching
+from ._payloads import (
+    FIXED,
+    Variant,
+    answer,
+    call,
+    decode,
+    early,
+    failed,
+    guarded,
+    passed,
+    run_quietly,
+    show,
+    spec,
+    value_spec,
+)
 
-
-def _grad_with(v: Any) -> Any:
-    x = tensor([1.0, 2.0, 3.0], requires_grad=True)
-    (x ** 2).backward(v)
-    return x.grad
+NOTEBOOK = "09_jacobians_and_vjps"
 
 
 def ex1_vectors(v_sum: Any, v_pick: Any) -> Feedback:
@@ -33,7 +47,9 @@ def ex1_vectors(v_sum: Any, v_pick: Any) -> Feedback:
                             hint)) and ok
             continue
         try:
-            got = _grad_with(v)
+            x = tensor([1.0, 2.0, 3.0], requires_grad=True)
+            (x ** 2).backward(v)
+            got = x.grad
         except Exception as e:  # noqa: BLE001 - the student's error is the feedback
             ok = bool(wrong(name, f"p.backward(v) raised {type(e).__name__}: {e}", hint)) and ok
             continue
@@ -58,22 +74,68 @@ def ex2_vjp(vjp_answer: Any, g: Callable[[Any], Any], x0: Any, w: Any) -> Feedba
     ], hint="out = g(x0); out.backward(w); the answer is in x0.grad")
 
 
-def ex3_rows(J_rows: Any, g: Callable[[Any], Any], x1: Any) -> Feedback:
-    """``J_rows``: the 3×3 Jacobian of ``g`` at ``x1``, row i the gradient of output i."""
-    J = as_array(jacobian(g, x1.detach()))
-    return check_value("Jacobian of g", J_rows, J, [
-        (np.eye(3), "that is the identity, not the Jacobian of g."),
-    ], hint="row i = torch.autograd.grad(out1[i], x1, retain_graph=True)[0]; stack the 3 rows")
+def _functions(variant: Variant) -> list[tuple[str, Callable[[Any], Any], list[float]]]:
+    """(label, g, x) for each Jacobian asked for."""
+    def g3(x: Any) -> Any:  # the notebook's g
+        return stack([x[0] * x[1], x[1] * x[2], x[0] + x[2] ** 2])
+
+    if variant.fixed:
+        return [("g", g3, [0.5, -1.0, 2.0])]
+    rng = variant.rng("nb09.rows")
+
+    def g4(x: Any) -> Any:  # 4 outputs of 2 inputs
+        return stack([x[0] * x[1], x[0].sin(), x[1] ** 3, x[0] - 2 * x[1]])
+
+    def g2(x: Any) -> Any:  # 2 outputs of 4 inputs
+        return stack([(x * x).sum(), x[0] * x[3] + x[1].exp()])
+
+    return [("g", g3, [float(v) for v in np.round(rng.normal(size=3), 2)]),
+            ("a map R^2 -> R^4", g4, [float(v) for v in np.round(rng.normal(size=2), 2)]),
+            ("a map R^4 -> R^2", g2, [0.0] + [float(v) for v in np.round(rng.normal(size=3), 2)])]
 
 
-def chain_costs(n: int, h: int, m: int) -> tuple[int, int]:
-    """Multiply-adds of (J3 J2) J1 and of J3 (J2 J1) for J1: h×n, J2: h×h, J3: m×h."""
-    return m * h * h + m * h * n, h * h * n + m * h * n
+def _collect_rows(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "jacobian_rows", callable_=True)
+    runs = []
+    for _, g, x in _functions(variant):
+        with watching({"jacobian": [(functional, "jacobian")]}) as ev:
+            got = call(fn, g, tensor(x, requires_grad=True))
+        runs.append({"got": got, **ev.facts()})
+    return {"runs": runs}
+
+
+def _judge_rows(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    for (label, g, x), run in zip(_functions(variant), payload["runs"]):
+        got = run["got"]
+        if run["calls"].get("jacobian"):
+            return failed("it calls torch.autograd.functional.jacobian: the exercise builds the "
+                          "Jacobian itself, one backward pass per output.")
+        if "raised" in got:
+            return failed(f"on {label} it raised {got['raised']}")
+        J = as_array(jacobian(g, tensor(x)))
+        if run["backwards"] != J.shape[0]:
+            return failed(f"on {label} ({J.shape[0]} outputs) it ran {run['backwards']} backward "
+                          "passes: row by row means one torch.autograd.grad call per output.")
+        status, message = run_quietly(check_value, "Jacobian", decode(got["value"]), J, [
+            (np.eye(*J.shape), "that is the identity, not the Jacobian of g.")])
+        if status != "passed":
+            return status, f"on {label}: {message}"
+    return passed()
+
+
+def ex3_rows(jacobian_rows: Any) -> Feedback:
+    """``jacobian_rows(g, x)``: the Jacobian of ``g`` at ``x``, one backward pass per row."""
+    return show("jacobian_rows(g, x)", _judge_rows(guarded(_collect_rows)(
+        {"jacobian_rows": jacobian_rows}), FIXED),
+        "out = g(x); row i = torch.autograd.grad(out[i], x, retain_graph=True)[0]; stack the rows")
 
 
 def ex4_costs(cost_reverse: Any, cost_forward: Any) -> Feedback:
     """Reverse (J3 J2) J1 and forward J3 (J2 J1) orders for n = 784, h = 256, m = 10."""
-    rev, fwd = chain_costs(784, 256, 10)
+    n, h, m = 784, 256, 10  # J1: h×n, J2: h×h, J3: m×h
+    rev, fwd = m * h * h + m * h * n, h * h * n + m * h * n
     ok = True
     for name, got, expected, other, hint in (
             ("cost_reverse", cost_reverse, rev, fwd,
@@ -92,3 +154,17 @@ def ex4_costs(cost_reverse: Any, cost_forward: Any) -> Feedback:
             ok = bool(wrong(name, f"{got:,} is not the number of multiply-adds of this order.",
                             hint)) and False
     return Feedback(ok)
+
+
+def _vjp_example() -> tuple:
+    def g(x: Any) -> Any:
+        return stack([x[0] * x[1], x[1] * x[2], x[0] + x[2] ** 2])
+    return g, tensor([1.0, 2.0, 3.0]), tensor([1.0, -1.0, 2.0])
+
+
+EXERCISES = {
+    "ex1": value_spec(["v_sum", "v_pick"], ex1_vectors),
+    "ex2": value_spec(["vjp_answer"], ex2_vjp, extra=_vjp_example),
+    "ex3": spec(_collect_rows, _judge_rows, "jacobian_rows(g, x)"),
+    "ex4": value_spec(["cost_reverse", "cost_forward"], ex4_costs),
+}

@@ -7,92 +7,133 @@ that merely looks like the question's data is not enough.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
+from ... import autograd
 from ...engine import grad
 from ...factories import tensor
 from ...tensor import Tensor
-from ..exercises import Feedback, check_close, check_true
-from ._common import missing, not_a_function
+from ..exercises import Feedback, check_close
+from ._common import PREDICTION
+from ._evidence import watching
+from ._payloads import (
+    FIXED,
+    Variant,
+    answer,
+    call,
+    decode,
+    early,
+    encode,
+    failed,
+    guarded,
+    passed,
+    run_quietly,
+    show,
+    spec,
+    value_spec,
+)
 
-__all__ = ["SPY_X", "check_clip_hook", "check_handle_removed", "check_order",
-           "check_same_shape_hook", "check_spy"]
+NOTEBOOK = "11_tensor_hooks"
+
+__all__ = ["EXERCISES", "NOTEBOOK", "SPY_X", "check_clip_hook", "check_handle_removed",
+           "check_order", "check_same_shape_hook", "check_spy"]
 
 SPY_X = [1.0, -2.0, 3.0]  # exercise 1: h = 3x, loss = (h ** 2).sum()
 
 
-def check_spy(grad_h: Any) -> Feedback:
-    """Exercise 1: the gradient a hook on ``h = 3x`` saw, for ``loss = (h ** 2).sum()``."""
-    name = "the gradient the hook on h saw"
-    if missing(name, grad_h):
-        return Feedback(False)
-    if not isinstance(grad_h, Tensor):
-        return check_true(name, False, hint=f"store the tensor the hook received, not a "
-                                             f"{type(grad_h).__name__}")
-    expected = [6.0 * v for v in SPY_X]  # d(h²)/dh = 2h = 6x
-    return check_close(name, grad_h, expected,
-                       hint="the hook receives dloss/dh = 2h: not h itself, and not x.grad "
-                            "(= 3 · 2h)")
+_LOSSES = {  # loss of h, and its gradient dloss/dh, computed apart
+    "(h ** 2).sum()": (lambda h: (h ** 2).sum(), lambda h: 2 * h),
+    "h.tanh().sum()": (lambda h: h.tanh().sum(), lambda h: 1 - np.tanh(h) ** 2),
+    "(h ** 3).mean()": (lambda h: (h ** 3).mean(), lambda h: 3 * h ** 2 / h.size),
+    "(h * h.exp()).sum()": (lambda h: (h * h.exp()).sum(), lambda h: (1 + h) * np.exp(h)),
+}
 
 
-def _run_hook(hook: Callable, values: list[float], coeffs: list[float]) -> tuple[Any, str]:
-    """Register ``hook`` on a fresh leaf w, backprop ``(w * coeffs).sum()``; (w.grad, error).
+def _spy_cases(variant: Variant) -> list[tuple[list[float], float, str]]:
+    """(x, c, loss) with h = c * x."""
+    if variant.fixed:
+        return [(SPY_X, 3.0, "(h ** 2).sum()")]
+    rng = variant.rng("nb11.spy")
+    return [([float(v) for v in np.round(rng.normal(size=n), 2)],
+             float(rng.choice([-2.0, 0.5, 3.0])), str(rng.choice(list(_LOSSES)))) for n in (3, 4)]
 
-    ``w.grad`` is ``...`` when the hook still returns the student copy's placeholder.
-    """
-    try:
-        if hook(tensor(coeffs)) is Ellipsis:
-            return ..., ""
-    except Exception as e:  # noqa: BLE001 - a failing hook is feedback, not a crash
-        return None, f"your hook raised {type(e).__name__}: {e}"
-    w = tensor(values, requires_grad=True)
-    w.register_hook(hook)
-    try:
-        (w * tensor(coeffs)).sum().backward()
-    except Exception as e:  # noqa: BLE001 - a failing hook is feedback, not a crash
-        return None, f"your hook raised {type(e).__name__}: {e}"
-    return w.grad, ""
+
+def _collect_spy(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "spy", callable_=True)
+    runs = []
+    original = Tensor.register_hook
+    for x, c, loss_name in _spy_cases(variant):
+        xt = tensor(x, requires_grad=True)
+        h = c * xt
+        registered: list[bool] = []
+        fired: list[bool] = []
+
+        def register_hook(self: Any, hook: Any, h: Any = h, registered: list = registered,
+                          fired: list = fired) -> Any:
+            registered.append(self is h)
+
+            def spied(grad: Any) -> Any:
+                fired.append(self is h)
+                return hook(grad)
+            return original(self, spied)
+
+        Tensor.register_hook = register_hook  # type: ignore[method-assign]
+        try:
+            with watching({"autograd.grad": [(autograd, "grad")]}) as ev:
+                got = call(fn, h, _LOSSES[loss_name][0](h))
+        finally:
+            Tensor.register_hook = original  # type: ignore[method-assign]
+        runs.append({"got": got, "registered": registered, "fired": fired, **ev.facts()})
+    return {"runs": runs}
+
+
+def _judge_spy(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    for (x, c, loss_name), run in zip(_spy_cases(variant), payload["runs"]):
+        got = run["got"]
+        if "raised" in got:
+            return failed(f"spy raised {got['raised']}")
+        if run["calls"].get("autograd.grad"):
+            return failed("it asks torch.autograd.grad for the gradient: the exercise is to see "
+                          "it with a hook on h, during an ordinary backward.")
+        if not any(run["registered"]):
+            return failed("no hook was registered on h: h.register_hook(...) is how backward "
+                          "shows you the gradient passing through h.")
+        if not any(run["fired"]):
+            return failed("the hook on h never ran: call loss.backward() after registering it.")
+        if run["backwards"] != 1:
+            return failed(f"it ran {run['backwards']} backward passes; one is enough.")
+        h = c * np.asarray(x)
+        status, message = run_quietly(
+            check_close, "the gradient the hook on h saw", decode(got["value"]),
+            _LOSSES[loss_name][1](h), hint="the hook receives dloss/dh, not h and not x.grad")
+        if status != "passed":
+            return status, f"for loss = {loss_name}: {message}"
+    return passed()
+
+
+def check_spy(spy: Any) -> Feedback:
+    """Exercise 1: ``spy(h, loss)`` returns the gradient a hook on ``h`` saw during backward."""
+    return show("spy(h, loss)", _judge_spy(guarded(_collect_spy)({"spy": spy}), FIXED),
+                "h.register_hook(lambda grad: seen.append(grad)), then loss.backward()")
 
 
 def check_clip_hook(clip_hook: Any) -> Feedback:
     """Exercise 2: a hook that clamps every entry of the gradient into [-1, 1]."""
-    name = "clip_hook clamps each entry into [-1, 1]"
-    if (fb := not_a_function(name, clip_hook, "clip_hook")) is not None:
-        return fb
-    coeffs = [-3.0, -0.5, 4.0, 0.25, 1.0]  # the gradient of (w * coeffs).sum() is coeffs
-    got, error = _run_hook(clip_hook, [0.5, -1.0, 2.0, -0.25, 3.0], coeffs)
-    if error:
-        return check_true(name, False, hint=error)
-    return check_close(name, got, [max(-1.0, min(1.0, c)) for c in coeffs],
-                       hint="return grad.clamp(-1.0, 1.0): entries inside [-1, 1] stay, "
-                            "larger ones become 1 and smaller ones -1")
+    payload = guarded(_collect_hook("clip_hook", "clip"))({"clip_hook": clip_hook})
+    return show("clip_hook clamps each entry into [-1, 1]", _judge_clip(payload, FIXED),
+                "return grad.clamp(-1.0, 1.0)")
 
 
 def check_handle_removed(handle: Any, first: Any, w: Any) -> Feedback:
     """Exercise 3: ``clip_norm`` clipped the first backward of ``(w * w).sum()``, then went."""
-    name = "clip_norm ran once, then was removed"
-    if missing(name, handle):
-        return Feedback(False)
-    if not hasattr(handle, "remove"):
-        return check_true(name, False, hint="store what w.register_hook(clip_norm) returns (a "
-                                             "handle with .remove()), not a "
-                                             f"{type(handle).__name__}")
-    if not isinstance(w, Tensor) or not isinstance(first, Tensor):
-        return check_true(name, False, hint="keep the cell's w and first as they are")
-    raw = 2 * np.asarray(w.tolist(), dtype=np.float64)  # d(w·w)/dw without any hook
-    norm = float(np.linalg.norm(raw))
-    clipped = raw / norm if norm > 1.0 else raw
-    got = np.asarray(first.tolist(), dtype=np.float64)
-    if got.shape != clipped.shape or not np.allclose(got, clipped, atol=1e-6):
-        return check_true(name, False, hint="the first gradient should be clipped to norm 1, "
-                                             f"{np.array2string(clipped, precision=4)}: register "
-                                             "the hook before the first backward")
-    # a fresh backward through w: a hook still registered on w would clip it again
-    now = grad((w * w).sum(), w)[0]
-    return check_close(name, now, raw, hint="the hook still runs: call handle.remove() after the "
-                                            "first backward")
+    payload = guarded(_collect_removed)({"handle": handle, "first": first, "w": w})
+    return show("clip_norm ran once, then was removed", _judge_removed(payload, FIXED),
+                "handle = w.register_hook(clip_norm) before the first backward, "
+                "handle.remove() after it")
 
 
 def check_order(y_grad: Any, x_grad: Any) -> Feedback:
@@ -108,14 +149,97 @@ def check_order(y_grad: Any, x_grad: Any) -> Feedback:
 
 def check_same_shape_hook(hook: Any) -> Feedback:
     """Exercise 5: a hook that puts the mean of the gradient in every entry (same shape)."""
-    name = "the hook returns the mean in every entry"
-    if (fb := not_a_function(name, hook, "average_fixed")) is not None:
-        return fb
-    coeffs = [1.0, -2.0, 4.0, 5.0]
-    got, error = _run_hook(hook, [0.0, 1.0, 2.0, 3.0], coeffs)
-    if error:
-        return check_true(name, False, hint=error)
-    mean = sum(coeffs) / len(coeffs)
-    return check_close(name, got, [mean] * len(coeffs),
-                       hint="grad.mean() is a 0-d tensor; give it the gradient's shape, e.g. "
-                            "grad.mean().expand_as(grad)")
+    payload = guarded(_collect_hook("average_fixed", "average"))({"average_fixed": hook})
+    return show("the hook returns the mean in every entry", _judge_average(payload, FIXED),
+                "grad.mean() is a 0-d tensor; give it the gradient's shape, e.g. "
+                "grad.mean().expand_as(grad)")
+
+
+def _hook_cases(variant: Variant, salt: str) -> list[list]:
+    """The gradients a hook is tried on: the notebook's, or fresh ones (0, ±1, 2-d)."""
+    if variant.fixed:
+        return [[-3.0, -0.5, 4.0, 0.25, 1.0]] if salt == "clip" else [[1.0, -2.0, 4.0, 5.0]]
+    rng = variant.rng(f"nb11.{salt}")
+    return [[0.0, 1.0, -1.0] + [float(v) for v in np.round(rng.normal(size=3) * 2, 2)],
+            np.round(rng.normal(size=(2, 3)) * 2, 2).tolist()]
+
+
+def _collect_hook(name: str, salt: str) -> Any:
+    def collect(ns: dict, variant: Variant) -> dict:
+        hook = answer(ns, name, callable_=True)
+        call(hook, tensor([1.0, -2.0]))  # the student copy's hook returns ...: Unanswered
+        runs = []
+        for coeffs in _hook_cases(variant, salt):
+            c = tensor(coeffs)
+            w = tensor(np.zeros_like(np.asarray(coeffs)).tolist(), requires_grad=True)
+            w.register_hook(hook)
+            try:
+                (w * c).sum().backward()  # the gradient of (w * c).sum() is c
+            except NotImplementedError:
+                raise
+            except Exception as e:  # noqa: BLE001 - the student's error is recorded
+                runs.append({"raised": f"{type(e).__name__}: {e}"})
+                continue
+            runs.append({"grad": encode(w.grad)})
+        return {"runs": runs}
+    return collect
+
+
+def _judge_hook(payload: dict, variant: Variant, salt: str, name: str, expected: Any,
+                hint: str) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    for coeffs, run in zip(_hook_cases(variant, salt), payload["runs"]):
+        if "raised" in run:
+            return failed(f"your hook raised {run['raised']}")
+        status, message = run_quietly(check_close, name, decode(run["grad"]),
+                                      expected(np.asarray(coeffs)), hint=hint)
+        if status != "passed":
+            return status, message
+    return passed()
+
+
+def _judge_clip(payload: dict, variant: Variant) -> tuple[str, str]:
+    return _judge_hook(payload, variant, "clip", "clip_hook", lambda c: np.clip(c, -1, 1),
+                       "entries inside [-1, 1] stay, larger ones become 1 and smaller ones -1")
+
+
+def _judge_average(payload: dict, variant: Variant) -> tuple[str, str]:
+    return _judge_hook(payload, variant, "average", "average_fixed",
+                       lambda c: np.full_like(c, c.mean()),
+                       "grad.mean() is a 0-d tensor; give it the gradient's shape")
+
+
+def _collect_removed(ns: dict, variant: Variant) -> dict:
+    handle, first, w = answer(ns, "handle"), ns["first"], ns["w"]
+    if not hasattr(handle, "remove"):
+        return {"handle": type(handle).__name__}
+    now = grad((w * w).sum(), w)[0]  # a fresh backward: a hook still on w would clip it
+    return {"w": w.detach().tolist(), "first": first.tolist(), "now": now.tolist()}
+
+
+def _judge_removed(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    if "handle" in payload:
+        return failed(f"handle should be what w.register_hook(clip_norm) returns, not a "
+                      f"{payload['handle']}.")
+    raw = 2 * np.asarray(payload["w"])
+    norm = float(np.linalg.norm(raw))
+    clipped = raw / norm if norm > 1.0 else raw
+    if not np.allclose(payload["first"], clipped, atol=1e-6):
+        return failed("the first gradient was not clipped to norm 1: register the hook before "
+                      "the first backward.")
+    if not np.allclose(payload["now"], raw, atol=1e-6):
+        return failed("the hook still runs: call handle.remove() after the first backward.")
+    return passed()
+
+
+EXERCISES = {
+    "ex1": spec(_collect_spy, _judge_spy, "spy(h, loss)"),
+    "ex2": spec(_collect_hook("clip_hook", "clip"), _judge_clip, "clip_hook"),
+    "ex3": spec(_collect_removed, _judge_removed, "clip_norm ran once, then was removed"),
+    "ex4": value_spec(["y_grad", "x_grad"], check_order, graded=False,
+                      formative_reason=PREDICTION),
+    "ex5": spec(_collect_hook("average_fixed", "average"), _judge_average, "average_fixed"),
+}

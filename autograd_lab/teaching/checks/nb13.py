@@ -6,76 +6,167 @@ from typing import Any
 
 import numpy as np
 
+from ...factories import tensor
+from ...grad_mode import no_grad
 from ...nn import Linear, Sequential, Tanh
 from ...nn import functional as F
 from ...optim import SGD
 from ...random import get_rng_state, manual_seed, set_rng_state
+from ..data import make_moons
 from ._common import (
     Feedback,
     as_array,
     check_value,
     close,
-    is_tensor,
-    missing,
-    right,
     shares_memory,
-    wrong,
+)
+from ._evidence import watching
+from ._payloads import (
+    FIXED,
+    Unanswered,
+    Variant,
+    answer,
+    call,
+    early,
+    encode,
+    failed,
+    guarded,
+    passed,
+    placeholder,
+    run_quietly,
+    show,
+    spec,
 )
 
+NOTEBOOK = "13_training_loop"
 
-def replay_losses(X: Any, y: Any, steps: int = 5, seed: int = 0) -> list[float]:
-    """The losses of exercise 2's loop, replayed on a fresh, identically seeded network."""
+
+def _loop_case(variant: Variant) -> dict:
+    """Data, starting weights, learning rate and number of steps of the replayed loop."""
+    rng = variant.rng("nb13.loop")
+    d = 2 if variant.fixed else int(rng.integers(1, 4))
+    n = 64 if variant.fixed else int(rng.integers(20, 60))
+    X = rng.normal(size=(n, d))
+    true_w = rng.integers(-3, 4, size=(1, d)).astype(float)
+    y = X @ true_w.T + float(rng.integers(-2, 3)) + 0.1 * rng.normal(size=(n, 1))
+    return {"X": X.round(3).tolist(), "y": y.round(3).tolist(),
+            "w0": rng.normal(size=(1, d)).round(3).tolist(), "b0": [round(float(rng.normal()), 3)],
+            "lr": 0.1 if variant.fixed else float(rng.choice([0.05, 0.1, 0.2])),
+            "steps": 30 if variant.fixed else int(rng.integers(8, 25))}
+
+
+def _collect_loop(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "train_step", callable_=True)
+    case = _loop_case(variant)
+    model = Linear(len(case["w0"][0]), 1)
+    with no_grad():
+        model.weight.copy_(tensor(case["w0"]))
+        model.bias.copy_(tensor(case["b0"]))
+    opt = SGD(model.parameters(), lr=case["lr"])
+    X, y = tensor(case["X"]), tensor(case["y"])
+    losses = []
+    with watching() as ev:
+        for _ in range(case["steps"]):
+            got = call(fn, model, opt, X, y)
+            if "raised" in got:
+                return {"raised": got["raised"]}
+            value = got["value"]
+            losses.append(value["tensor"] if isinstance(value, dict) and "tensor" in value
+                          else value)
+    return {"losses": losses, "weight": model.weight.tolist(), "bias": model.bias.tolist(),
+            "backwards": ev.backwards}
+
+
+def _judge_loop(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    if "raised" in payload:
+        return failed(f"train_step raised {payload['raised']}")
+    case = _loop_case(variant)
+    X, y = np.asarray(case["X"]), np.asarray(case["y"])
+    w, b = np.asarray(case["w0"]), np.asarray(case["b0"])
+    losses = []
+    for _ in range(case["steps"]):  # plain gradient descent on the mean squared error, by hand
+        r = X @ w.T + b - y
+        losses.append(float((r ** 2).mean()))
+        w = w - case["lr"] * 2 * (r.T @ X) / len(X)
+        b = b - case["lr"] * 2 * r.sum(axis=0) / len(X)
+    steps = case["steps"]
+    if payload["backwards"] != steps:
+        return failed(f"{steps} calls of train_step ran {payload['backwards']} backward passes: "
+                      "each step is one forward, one loss.backward() and one opt.step(); the "
+                      "weights are learned, not set.")
+    got_w, got_b = np.asarray(payload["weight"]), np.asarray(payload["bias"])
+    if np.allclose(got_w, case["w0"]) and np.allclose(got_b, case["b0"]):
+        return failed("the weights never moved: call opt.step() after loss.backward().")
+    if not (np.allclose(got_w, w, rtol=1e-4, atol=1e-5)
+            and np.allclose(got_b, b, rtol=1e-4, atol=1e-5)):
+        return failed("after the steps the weights differ from plain SGD on the mean squared "
+                      "error: zero the gradients each step (else they accumulate), and use "
+                      "F.mse_loss(model(X), y).")
+    got_losses = payload["losses"]
+    if any(not isinstance(v, (int, float)) for v in got_losses) or not np.allclose(
+            np.asarray(got_losses, dtype=np.float64), losses, rtol=1e-4):
+        return failed("the weights are right, but train_step should return each step's loss.")
+    return passed()
+
+
+def ex1_loop(train_step: Any) -> Feedback:
+    """``train_step(model, opt, X, y)``: one step of SGD on the mean squared error."""
+    return show("train_step", _judge_loop(guarded(_collect_loop)({"train_step": train_step}),
+                                          FIXED),
+                "opt.zero_grad(), loss = F.mse_loss(model(X), y), loss.backward(), opt.step(); "
+                "return loss")
+
+
+def ex2_history(history: list, mem: list) -> Feedback:
+    """``history`` holds the losses as Python floats and memory stays flat."""
+    return show("history holds the losses, as floats",
+                _judge_history({"history": encode(history), "mem": list(mem)}, FIXED),
+                "loss.item() turns a 0-d tensor into a Python float, with no graph attached")
+
+
+def _collect_history(ns: dict, variant: Variant) -> dict:
+    history = ns.get("history", [])
+    if not history or placeholder(history[0]):
+        raise Unanswered("value")
+    return {"history": encode(history), "mem": list(ns["mem"])}
+
+
+def _judge_history(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    history, mem = payload["history"], payload["mem"]
+    if not history or history[0] == {"ellipsis": True} or history[0] is None:
+        return "unanswered", "replace the ... with your code and run the cell"
+    tensors = [v for v in history if isinstance(v, dict) and "tensor" in v]
+    if tensors:
+        kind = "with their graphs" if any(v["grad_fn"] for v in tensors) else \
+            "tensors, not floats"
+        return failed(f"history holds tensors ({kind}); memory grew by {mem[-1] - mem[0]:,} "
+                      f"bytes over {len(mem)} iterations.")
+    if not all(isinstance(v, float) for v in history):
+        return failed("history should hold Python floats.")
+    if len(set(mem)) != 1:
+        return failed(f"memory grew by {mem[-1] - mem[0]:,} bytes.")
     state = get_rng_state()
-    try:
-        manual_seed(seed)
+    try:  # the exercise's loop, replayed on a fresh network of the same seed
+        Xm, ym = make_moons(200, noise=0.25, seed=0)
+        manual_seed(0)
         net = Sequential(Linear(2, 16), Tanh(), Linear(16, 2))
         opt = SGD(net.parameters(), lr=0.1)
-        out = []
-        for _ in range(steps):
+        reference = []
+        for _ in range(len(history)):
             opt.zero_grad()
-            loss = F.cross_entropy(net(X), y)
+            loss = F.cross_entropy(net(Xm), ym)
             loss.backward()
             opt.step()
-            out.append(loss.item())
-        return out
+            reference.append(loss.item())
     finally:
         set_rng_state(state)
-
-
-def ex1_loop(ex_model: Any, loss: Any) -> Feedback:
-    """The trained linear model recovers w = (3, -2), b = 1 (``loss``: the loop's last loss)."""
-    name = "learned weight and bias"
-    hint = "zero_grad(), loss = F.mse_loss(ex_model(X), y), loss.backward(), ex_opt.step()"
-    if loss is Ellipsis and missing(name, loss):
-        return Feedback(False)
-    w, b = as_array(ex_model.weight), as_array(ex_model.bias)
-    if np.allclose(w, [[3.0, -2.0]], atol=0.05) and np.allclose(b, [1.0], atol=0.05):
-        return right(name)
-    if not np.all(np.isfinite(w)):
-        return wrong(name, "the weights are not finite: training diverged.", hint)
-    return wrong(name, f"the model learned w = {np.array2string(w, precision=3)}, "
-                 f"b = {np.array2string(b, precision=3)}; it should get close to (3, -2) and 1.",
-                 hint)
-
-
-def ex2_history(history: list, mem: list, reference: list[float]) -> Feedback:
-    """``history`` holds the losses as Python floats and memory stays flat."""
-    name = "history holds the losses, as floats"
-    hint = "loss.item() turns a 0-d tensor into a Python float, with no graph attached"
-    if not history or missing(name, history[0]):
-        return Feedback(False)
-    if any(is_tensor(v) for v in history):
-        kind = "with their graphs" if any(getattr(v, "grad_fn", None) for v in history) else \
-            "tensors, not floats"
-        return wrong(name, f"history holds tensors ({kind}); memory grew by "
-                     f"{mem[-1] - mem[0]:,} bytes over {len(mem)} iterations.", hint)
-    if not all(type(v) is float for v in history):
-        return wrong(name, f"history holds {type(history[0]).__name__} values, not floats.", hint)
-    if len(set(mem)) != 1:
-        return wrong(name, f"memory grew by {mem[-1] - mem[0]:,} bytes.", hint)
     if not np.allclose(history, reference, rtol=1e-5):
-        return wrong(name, "the stored numbers are not the losses of the iterations.", hint)
-    return right(name)
+        return failed("the stored numbers are not the losses of the iterations.")
+    return passed()
 
 
 def _ex3_known(before: Any, grad: Any, lr: float = 0.05) -> list[tuple[Any, str]]:
@@ -87,55 +178,97 @@ def _ex3_known(before: Any, grad: Any, lr: float = 0.05) -> list[tuple[Any, str]
             (g, "that is the gradient.")]
 
 
-def ex3_step(predicted: Any, weight: Any, before: Any, grad: Any,
-                   lr: float = 0.05) -> Feedback:
+def ex3_step(predicted: Any, weight: Any, before: Any, grad: Any) -> Feedback:
     """Exercise 3 with the weight and gradient captured before ``step()``."""
-    name = "weight after one SGD step"
-    hint = "plain SGD: new = old - lr * grad, with lr = 0.05"
-    if missing(name, predicted):
-        return Feedback(False)
-    if predicted is weight or shares_memory(predicted, weight):
-        return wrong(name, "predicted shares memory with p_model.weight, so step() changed it "
-                     "too: it shows the result instead of your prediction. Compute it from "
-                     "values of its own.", hint)
-    if not is_tensor(predicted):
-        return wrong(name, f"expected a tensor, got {type(predicted).__name__}.", hint)
-    expected = as_array(before) - lr * as_array(grad)
-    if not close(weight, expected):
-        return wrong(name, "p_model.weight is not before - lr * grad: was the model changed?",
-                     hint)
-    return check_value(name, predicted, expected, _ex3_known(before, grad, lr), hint=hint)
+    payload = guarded(_collect_step)({"predicted": predicted, "p_model": _Model(weight),
+                                      "weight_before": before, "grad_before": grad})
+    return show("weight after one SGD step", _judge_step(payload, FIXED),
+                "plain SGD: new = old - lr * grad, with lr = 0.05")
+
+
+class _Model:
+    """What the check reads of p_model: its weight."""
+
+    def __init__(self, weight: Any) -> None:
+        self.weight = weight
 
 
 def ex4_freeze(net: Any, opt: Any, first_before: Any, last_before: Any) -> Feedback:
     """Layer 0 frozen (unchanged, no .grad), only trainable parameters in the optimizer."""
-    name = "the first layer frozen, the rest trained"
-    hint = ("requires_grad_(False) on ft_net[0]'s parameters, then give the optimizer "
-            "[p for p in ft_net.parameters() if p.requires_grad]")
-    if missing(name, opt):
-        return Feedback(False)
-    first = list(net[0].parameters())
-    last = list(net[2].parameters())
-    if any(p.requires_grad for p in first):
-        return wrong(name, "ft_net[0]'s parameters still require grad: the layer is not frozen.",
-                     hint)
-    if not all(p.requires_grad for p in last):
-        return wrong(name, "ft_net[2] is frozen too; only the first layer should be.", hint)
-    if any(p.grad is not None for p in first):
-        return wrong(name, "a frozen parameter has a .grad: it was computed before freezing.",
-                     hint)
-    if not all(close(p, b) for p, b in zip(first, first_before)):
-        return wrong(name, "the first layer's weights changed during training.", hint)
-    if all(close(p, b) for p, b in zip(last, last_before)):
-        return wrong(name, "the last layer did not change: nothing was trained.", hint)
+    payload = guarded(_collect_freeze)({"ft_net": net, "ft_opt": opt, "first_before": first_before,
+                                        "last_before": last_before})
+    return show("the first layer frozen, the rest trained", _judge_freeze(payload, FIXED),
+                "requires_grad_(False) on ft_net[0]'s parameters, then give the optimizer "
+                "[p for p in ft_net.parameters() if p.requires_grad]")
+
+
+def _collect_step(ns: dict, variant: Variant) -> dict:
+    predicted, weight = answer(ns, "predicted"), ns["p_model"].weight
+    return {"predicted": encode(predicted), "is_weight": predicted is weight,
+            "shares": shares_memory(predicted, weight), "weight": weight.tolist(),
+            "before": ns["weight_before"], "grad": ns["grad_before"]}
+
+
+def _judge_step(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    if payload["is_weight"] or payload["shares"]:
+        return failed("predicted shares memory with p_model.weight, so step() changed it too: it "
+                      "shows the result instead of your prediction. Compute it from values of "
+                      "its own.")
+    pred = payload["predicted"]
+    if not (isinstance(pred, dict) and "tensor" in pred):
+        return failed("expected a tensor.")
+    before, grad = np.asarray(payload["before"]), np.asarray(payload["grad"])
+    expected = before - 0.05 * grad
+    if not close(payload["weight"], expected):
+        return failed("p_model.weight is not before - lr * grad: was the model changed?")
+    return run_quietly(check_value, "weight after one SGD step", pred["tensor"], expected,
+                       _ex3_known(before, grad))
+
+
+def _collect_freeze(ns: dict, variant: Variant) -> dict:
+    net, opt = ns["ft_net"], answer(ns, "ft_opt")
+    first, last = list(net[0].parameters()), list(net[2].parameters())
     groups = getattr(opt, "param_groups", None)
-    if groups is None:
-        return wrong(name, f"ft_opt should be an optimizer, got {type(opt).__name__}.", hint)
-    held = [p for g in groups for p in g["params"]]
-    frozen = [p for p in held if any(p is q for q in first)]
-    if frozen:
-        return wrong(name, f"the optimizer still holds {len(frozen)} frozen parameter(s); hand "
-                     "it only those that require grad.", hint)
-    if len(held) != len(last) or not all(any(p is q for q in held) for p in last):
-        return wrong(name, "the optimizer should hold exactly the trainable parameters.", hint)
-    return right(name)
+    held = [p for g in groups for p in g["params"]] if groups is not None else []
+    return {"first_requires": [p.requires_grad for p in first],
+            "last_requires": [p.requires_grad for p in last],
+            "first_grad": [p.grad is not None for p in first],
+            "first_same": all(close(p, b) for p, b in zip(first, ns["first_before"])),
+            "last_same": all(close(p, b) for p, b in zip(last, ns["last_before"])),
+            "optimizer": groups is not None,
+            "held_frozen": sum(any(p is q for q in first) for p in held),
+            "held_exact": len(held) == len(last) and all(any(p is q for q in held) for p in last),
+            "kind": type(opt).__name__}
+
+
+def _judge_freeze(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    if any(payload["first_requires"]):
+        return failed("ft_net[0]'s parameters still require grad: the layer is not frozen.")
+    if not all(payload["last_requires"]):
+        return failed("ft_net[2] is frozen too; only the first layer should be.")
+    if any(payload["first_grad"]):
+        return failed("a frozen parameter has a .grad: it was computed before freezing.")
+    if not payload["first_same"]:
+        return failed("the first layer's weights changed during training.")
+    if payload["last_same"]:
+        return failed("the last layer did not change: nothing was trained.")
+    if not payload["optimizer"]:
+        return failed(f"ft_opt should be an optimizer, got {payload['kind']}.")
+    if payload["held_frozen"]:
+        return failed("the optimizer still holds frozen parameters; hand it only those that "
+                      "require grad.")
+    if not payload["held_exact"]:
+        return failed("the optimizer should hold exactly the trainable parameters.")
+    return passed()
+
+
+EXERCISES = {
+    "ex1": spec(_collect_loop, _judge_loop, "train_step"),
+    "ex2": spec(_collect_history, _judge_history, "history holds the losses, as floats"),
+    "ex3": spec(_collect_step, _judge_step, "weight after one SGD step"),
+    "ex4": spec(_collect_freeze, _judge_freeze, "the first layer frozen, the rest trained"),
+}

@@ -3,10 +3,10 @@
 The notebook defines ``Value(data, parents=(), op=None, label="")`` (``seq`` counts creations)
 and ``Op`` classes whose ``backward(grad, out, *inputs)`` returns one gradient per input.
 The student writes each op's ``backward``, ``topological_order(root)`` and
-``chain_rule(order)``. Each check runs the piece on small graphs made here (with the
-student's ``Value``, and ops of its own where the piece under test must not depend on
-the others), prints one line per piece -- ✓, … "not implemented yet", or ✗ with what
-is wrong -- and returns a ``Feedback``. A check never raises.
+``chain_rule(order)``. Each check runs the piece on graphs made here (with the student's
+``Value``, and ops of its own where the piece under test must not depend on the others),
+prints one line per piece -- ✓, … "not implemented yet", or ✗ with what is wrong -- and
+returns a ``Feedback``. What a right answer gives is worked out inside each judge.
 
     from autograd_lab.teaching.checks import nb16
     nb16.check_ops(Add, Mul, Neg)
@@ -19,182 +19,219 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from ..exercises import Feedback
+from ..exercises import Feedback, check_close
+from . import _capstone_graphs as graphs
+from ._capstone_engine import collect_engine_order, judge_engine_order, run_engine_order
+from ._payloads import FIXED, Variant, early, failed, guarded, passed, spec, value_spec
 
-__all__ = ["check_chain_rule", "check_engine_order", "check_ops", "check_topological_order"]
+__all__ = ["EXERCISES", "NOTEBOOK", "check_chain_rule", "check_engine_order", "check_ops",
+           "check_topological_order"]
 
+NOTEBOOK = "16_capstone_build_an_engine"
 NAMES = "ab"
 
 
-def _bad(piece: str, detail: str, hint: str = "") -> bool:
-    return bool(Feedback(False, piece, detail, hint).show())
+def _line(piece: str, result: tuple[str, str], hint: str = "") -> bool:
+    status, message = result
+    if status == "passed":
+        return bool(Feedback(True, piece).show())
+    if status == "unanswered":
+        return bool(Feedback(False, piece, message, state="waiting").show())
+    return bool(Feedback(False, piece, message, hint).show())
 
 
-def _good(piece: str) -> bool:
-    return bool(Feedback(True, piece).show())
-
-
-def _pending(piece: str, error: BaseException | None = None) -> bool:
-    """The student copy's stubs raise NotImplementedError("write ..."): say so, no traceback."""
-    what = str(error) if error is not None and str(error) else "replace the stub with your code"
-    detail = f"not implemented yet: {what}; then run this check again"
-    return bool(Feedback(False, piece, detail, state="waiting").show())
-
-
-def _crashed(piece: str, error: BaseException, hint: str = "") -> bool:
-    return _bad(piece, f"it raised {type(error).__name__}: {error}", hint)
-
-
-def _same(x: float, y: float) -> bool:
-    return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+def _pending(e: BaseException | None = None) -> dict:
+    what = str(e) if e is not None and str(e) else "replace the stub with your code"
+    return {"pending": f"not implemented yet: {what}; then run this check again"}
 
 
 # ---- the backward of each op -----------------------------------------------------------------
 
-class _Rule:
-    """What ``backward`` of one op must return, and the usual wrong answers, as expressions
-    in ``grad``, ``out``, the inputs ``a``, ``b`` and the op's constant ``k``."""
-
-    def __init__(self, arity: int, expected: list[str], why: list[str], wrong: list[str],
-                 points: list[tuple[float, tuple[float, ...]]],
-                 params: tuple[tuple, ...] = ((),)) -> None:
-        self.arity, self.expected, self.why = arity, expected, why
-        self.wrong, self.points, self.params = wrong, points, params
-
-
-_BINARY = [(0.5, (2.0, -3.0)), (-2.0, (-0.5, 4.0))]
-_UNARY = [(0.5, (0.7,)), (-2.0, (-1.3,))]
-_POSITIVE = [(0.5, (0.7,)), (-2.0, (2.5,))]
-
-RULES: dict[str, _Rule] = {
-    "Add": _Rule(2, ["grad", "grad"], ["d(a+b)/da = 1", "d(a+b)/db = 1"],
-                 ["1", "grad * a", "grad * b", "a", "b", "0"], _BINARY),
-    "Mul": _Rule(2, ["grad * b", "grad * a"], ["d(a*b)/da = b", "d(a*b)/db = a"],
-                 ["grad * a", "grad * b", "b", "a", "grad", "grad * out"], _BINARY),
-    "Neg": _Rule(1, ["-grad"], ["d(-a)/da = -1"], ["grad", "-1", "-a", "-grad * a"], _UNARY),
-    "Pow": _Rule(1, ["grad * k * a ** (k - 1)"], ["d(a**k)/da = k * a**(k-1)"],
-                 ["k * a ** (k - 1)", "grad * a ** (k - 1)", "grad * k * a ** k",
-                  "grad * (k - 1) * a ** (k - 2)", "grad * k * out", "grad * out"],
-                 _UNARY, params=((3,), (-1,))),
-    "Exp": _Rule(1, ["grad * out"], ["d exp(a)/da = exp(a)"],
-                 ["out", "grad * a", "grad", "grad * math.log(a)"], _UNARY),
-    "Log": _Rule(1, ["grad / a"], ["d log(a)/da = 1/a"],
-                 ["1 / a", "grad * math.log(a)", "grad * a", "grad / out", "grad * out"],
-                 _POSITIVE),
-    "Tanh": _Rule(1, ["grad * (1 - out ** 2)"], ["d tanh(a)/da = 1 - tanh(a)**2"],
-                  ["1 - out ** 2", "grad * (1 - a ** 2)", "grad * (1 + out ** 2)",
-                   "grad * out", "grad * (1 - out)"], _UNARY),
-    "ReLU": _Rule(1, ["grad * (a > 0)"], ["d relu(a)/da = 1 where a > 0, else 0"],
-                  ["(a > 0)", "grad", "grad * out", "out", "grad * (a < 0)"], _UNARY),
-    "Sigmoid": _Rule(1, ["grad * out * (1 - out)"], ["d sigmoid(a)/da = s * (1 - s)"],
-                     ["out * (1 - out)", "grad * a * (1 - a)", "grad * out",
-                      "grad * (1 - out)"], _UNARY),
-}
+def _points(name: str, variant: Variant) -> list[tuple[tuple, float, tuple[float, ...]]]:
+    """(op parameters, grad, inputs) at which an op's backward is tried."""
+    params = [(3,), (-1,)] if name == "Pow" else [()]
+    if variant.fixed:
+        if name in ("Add", "Mul"):
+            pts = [(0.5, (2.0, -3.0)), (-2.0, (-0.5, 4.0))]
+        elif name == "Log":
+            pts = [(0.5, (0.7,)), (-2.0, (2.5,))]
+        elif name == "ReLU":  # x = 0 included: the derivative there is 0, as in torch
+            pts = [(0.5, (0.7,)), (-2.0, (-1.3,)), (1.5, (0.0,))]
+        else:
+            pts = [(0.5, (0.7,)), (-2.0, (-1.3,))]
+        return [(p, g, xs) for p in params for g, xs in pts]
+    rng = variant.rng(f"nb16.{name}")
+    if name == "Pow":
+        params.append((int(rng.choice([2, 4, -2])),))
+    out = []
+    for p in params:
+        for _ in range(3):
+            g = round(float(rng.normal() * 2), 3) or 1.0
+            if name in ("Add", "Mul"):
+                xs: tuple[float, ...] = tuple(round(float(v), 3) for v in rng.normal(size=2) * 2)
+            elif name == "Log":
+                xs = (round(float(rng.uniform(0.1, 4)), 3),)
+            else:
+                xs = (round(float(rng.normal() * 1.5), 3) or 0.5,)
+            out.append((p, g, xs))
+        if name == "ReLU":
+            out.append((p, round(float(rng.uniform(0.5, 3)), 3), (0.0,)))
+    return out
 
 
-def _eval(expr: str, env: dict[str, float]) -> float:
-    return float(eval(expr, {"math": math, "__builtins__": {}}, env))  # noqa: S307 - our own text
-
-
-def _explain(rule: _Rule, i: int, got: list[float], envs: list[dict[str, float]]) -> str:
-    """Name the expression ``got`` matches at every test point, if it is a usual mistake."""
-    candidates = [e for j, e in enumerate(rule.expected) if j != i] + rule.wrong
-    candidates += [f"-({rule.expected[i]})"]
-    for expr in candidates:
+def _run_op(op_cls: Any, name: str, variant: Variant) -> dict:
+    """Run one op's forward and backward at the points of ``variant``."""
+    calls = []
+    for params, g, xs in _points(name, variant):
         try:
-            if all(_same(g, _eval(expr, env)) for g, env in zip(got, envs)):
-                return f"got {expr}"
-        except (ArithmeticError, ValueError):
-            continue
-    env = envs[0]
-    shown = ", ".join(f"{k}={v:g}" for k, v in env.items())
-    want = _eval(rule.expected[i], env)
-    return f"got {got[0]:.6g} where {rule.expected[i]} = {want:.6g} ({shown})"
+            op = op_cls(*params)
+            out = float(op.forward(*xs))
+        except Exception as e:  # noqa: BLE001 - feedback, not a crash
+            return {"forward_raised": f"{type(e).__name__}: {e}"}
+        try:
+            res = op.backward(g, out, *xs)
+        except NotImplementedError as e:
+            return _pending(e)
+        except Exception as e:  # noqa: BLE001
+            return {"raised": f"{type(e).__name__}: {e}"}
+        if res is Ellipsis:
+            return _pending()
+        if not isinstance(res, (tuple, list)):
+            return {"kind": "None" if res is None else type(res).__name__}
+        try:
+            calls.append({"out": out, "res": [float(v) for v in res]})
+        except (TypeError, ValueError):
+            return {"not_number": [type(v).__name__ for v in res]}
+    return {"calls": calls}
 
 
-def _check_op(op_cls: type) -> bool:
-    name = getattr(op_cls, "__name__", repr(op_cls))
-    piece = f"{name}.backward"
-    rule = RULES.get(name)
-    if rule is None:
-        return _bad(piece, f"no check for an op named {name!r}; known: {', '.join(RULES)}.")
-    for params in rule.params:
-        got_all: list[list[float]] = [[] for _ in range(rule.arity)]
-        envs: list[dict[str, float]] = []
-        for grad, xs in rule.points:
-            try:
-                op = op_cls(*params)
-                out = float(op.forward(*xs))
-            except Exception as e:  # noqa: BLE001 - feedback, not a crash
-                return _crashed(f"{name}.forward", e, "the forward rules are given: run their "
-                                "cell again without changes")
-            env = dict(zip(NAMES, xs), grad=grad, out=out)
-            if params:
-                env["k"] = params[0]
-            envs.append(env)
-            try:
-                res = op.backward(grad, out, *xs)
-            except NotImplementedError as e:
-                return _pending(piece, e)
-            except Exception as e:  # noqa: BLE001
-                return _crashed(piece, e)
-            if res is None:
-                return _bad(piece, "it returned None.", "end it with `return ...`: one gradient "
-                            "per input, in a tuple")
-            if res is Ellipsis:
-                return _pending(piece)
-            if not isinstance(res, (tuple, list)):
-                hint = ("one gradient per input, in a tuple: `return (g,)` -- mind the comma"
-                        if rule.arity == 1 else
-                        "return a tuple: `return grad_a, grad_b`")
-                return _bad(piece, f"it returned a {type(res).__name__}, not a tuple.", hint)
-            if len(res) != rule.arity:
-                return _bad(piece, f"it returned {len(res)} gradient"
-                            f"{'s' if len(res) != 1 else ''} for {rule.arity} "
-                            f"input{'s' if rule.arity > 1 else ''}.", "one gradient per input, "
-                            "in the order of forward's arguments")
-            for i, g in enumerate(res):
+def _judge_op(name: str, rec: dict, variant: Variant) -> tuple[str, str]:
+    # what each backward must return, why, and the usual wrong answers, in grad, out, a, b, k
+    rules: dict[str, tuple[str, list[str], list[str], list[str]]] = {
+        "Add": ("a + b", ["grad", "grad"], ["d(a+b)/da = 1", "d(a+b)/db = 1"],
+                ["1", "grad * a", "grad * b", "a", "b", "0"]),
+        "Mul": ("a * b", ["grad * b", "grad * a"], ["d(a*b)/da = b", "d(a*b)/db = a"],
+                ["grad * a", "grad * b", "b", "a", "grad", "grad * out"]),
+        "Neg": ("-a", ["-grad"], ["d(-a)/da = -1"], ["grad", "-1", "-a", "-grad * a"]),
+        "Pow": ("a ** k", ["grad * k * a ** (k - 1)"], ["d(a**k)/da = k * a**(k-1)"],
+                ["k * a ** (k - 1)", "grad * a ** (k - 1)", "grad * k * a ** k",
+                 "grad * (k - 1) * a ** (k - 2)", "grad * k * out", "grad * out"]),
+        "Exp": ("math.exp(a)", ["grad * out"], ["d exp(a)/da = exp(a)"],
+                ["out", "grad * a", "grad"]),
+        "Log": ("math.log(a)", ["grad / a"], ["d log(a)/da = 1/a"],
+                ["1 / a", "grad * math.log(a)", "grad * a", "grad / out", "grad * out"]),
+        "Tanh": ("math.tanh(a)", ["grad * (1 - out ** 2)"], ["d tanh(a)/da = 1 - tanh(a)**2"],
+                 ["1 - out ** 2", "grad * (1 - a ** 2)", "grad * (1 + out ** 2)",
+                  "grad * out", "grad * (1 - out)"]),
+        "ReLU": ("max(a, 0.0)", ["grad * (a > 0)"],
+                 ["d relu(a)/da = 1 where a > 0, and 0 where a <= 0 (torch's choice at 0)"],
+                 ["(a > 0)", "grad * (a >= 0)", "grad", "grad * out", "out", "grad * (a < 0)"]),
+        "Sigmoid": ("1 / (1 + math.exp(-a))", ["grad * out * (1 - out)"],
+                    ["d sigmoid(a)/da = s * (1 - s)"],
+                    ["out * (1 - out)", "grad * a * (1 - a)", "grad * out",
+                     "grad * (1 - out)"]),
+    }
+    if name not in rules:
+        return failed(f"no check for an op named {name!r}; known: {', '.join(rules)}.")
+    forward, expected, why, wrong = rules[name]
+    arity = len(expected)
+    if (out := early(rec)) is not None:
+        return out
+    if "pending" in rec:
+        return "unanswered", rec["pending"]
+    if "forward_raised" in rec:
+        return failed(f"forward raised {rec['forward_raised']}: the forward rules are given, run "
+                      "their cell again without changes.")
+    if "raised" in rec:
+        return failed(f"it raised {rec['raised']}")
+    if "kind" in rec:
+        return failed("it returned None: end it with `return ...`, one gradient per input, in a "
+                      "tuple." if rec["kind"] == "None" else f"it returned a {rec['kind']}, not a "
+                      "tuple: one gradient per input, in a tuple (`return (g,)`, mind the comma).")
+    if "not_number" in rec:
+        return failed(f"a gradient is a {rec['not_number'][0]}, not a number.")
+
+    def ev(expr: str, env: dict) -> float:
+        return float(eval(expr, {"math": math, "__builtins__": {"max": max}}, env))  # noqa: S307
+
+    envs, got = [], []
+    for (params, g, xs), call in zip(_points(name, variant), rec["calls"]):
+        env = dict(zip(NAMES, xs), grad=g, k=params[0] if params else 0)
+        env["out"] = ev(forward, env)
+        if not math.isclose(call["out"], env["out"], rel_tol=1e-9, abs_tol=1e-12):
+            return failed("forward gives other values than the op it names: the forward rules "
+                          "are given, run their cell again without changes.")
+        if len(call["res"]) != arity:
+            n = len(call["res"])
+            return failed(f"it returned {n} gradient{'s' if n != 1 else ''} for {arity} input"
+                          f"{'s' if arity > 1 else ''}: one gradient per input, in the order of "
+                          "forward's arguments.")
+        envs.append((params, env))
+        got.append(call["res"])
+    for i in range(arity):
+        for params, env_set in _by_params(envs):
+            idx = [j for j, (p, _) in enumerate(envs) if p == params]
+            mine = [got[j][i] for j in idx]
+            want = [ev(expected[i], e) for e in env_set]
+            if all(math.isclose(m, w, rel_tol=1e-9, abs_tol=1e-12) for m, w in zip(mine, want)):
+                continue
+            const = f" (k = {params[0]})" if params else ""
+            shown = ", ".join(f"{k}={v:g}" for k, v in env_set[0].items() if k != "k" or params)
+            seen = f"got {mine[0]:.6g} where {expected[i]} = {want[0]:.6g} ({shown})"
+            for expr in [e for j, e in enumerate(expected) if j != i] + wrong + [
+                    f"-({expected[i]})"]:
                 try:
-                    got_all[i].append(float(g))
-                except (TypeError, ValueError):
-                    return _bad(piece, f"the gradient for {NAMES[i]} is a {type(g).__name__}, "
-                                "not a number.")
-        for i in range(rule.arity):
-            wanted = [_eval(rule.expected[i], env) for env in envs]
-            if not all(_same(g, w) for g, w in zip(got_all[i], wanted)):
-                const = f" (k = {params[0]})" if params else ""
-                return _bad(piece, f"the gradient for {NAMES[i]}{const} should be "
-                            f"{rule.expected[i]}, since {rule.why[i]}; "
-                            f"{_explain(rule, i, got_all[i], envs)}.",
-                            "backward returns grad times the local derivative (the chain rule's "
-                            "link), one per input")
-    return _good(piece)
+                    if all(math.isclose(m, ev(expr, e), rel_tol=1e-9, abs_tol=1e-12)
+                           for m, e in zip(mine, env_set)):
+                        seen = f"got {expr}"
+                        break
+                except (ArithmeticError, ValueError):
+                    continue
+            return failed(f"the gradient for {NAMES[i]}{const} should be {expected[i]}, since "
+                          f"{why[i]}; {seen}.")
+    return passed()
+
+
+def _by_params(envs: list[tuple[tuple, dict]]) -> list[tuple[tuple, list[dict]]]:
+    groups: dict[tuple, list[dict]] = {}
+    for params, env in envs:
+        groups.setdefault(params, []).append(env)
+    return list(groups.items())
+
+
+def _ops_spec(names: list[str], title: str) -> Any:
+    def collect(ns: dict, variant: Variant) -> dict:
+        return {"ops": {n: _run_op(ns[n], n, variant) if n in ns else {"unanswered": True}
+                        for n in names}}
+
+    def judge(payload: dict, variant: Variant) -> tuple[str, str]:
+        if (out := early(payload)) is not None:
+            return out
+        results = [(n, _judge_op(n, payload["ops"][n], variant)) for n in names]
+        bad = [(n, r) for n, r in results if r[0] in ("failed", "error")]
+        if bad:
+            return bad[0][1][0], "; ".join(f"{n}.backward: {m}" for n, (_, m) in bad)
+        if any(r[0] == "unanswered" for _, r in results):
+            return "unanswered", "; ".join(f"{n}.backward: {m}" for n, (s, m) in results
+                                           if s == "unanswered")
+        return passed()
+
+    return spec(collect, judge, title)
 
 
 def check_ops(*ops: type) -> Feedback:
     """Each op's ``backward(grad, out, *inputs)`` at a few points; one line per op."""
-    results = [_check_op(op) for op in ops]
+    results = []
+    for op in ops:
+        name = getattr(op, "__name__", repr(op))
+        rec = guarded(lambda ns, v, op=op, name=name: _run_op(op, name, v))({}, FIXED)
+        results.append(_line(f"{name}.backward", _judge_op(name, rec, FIXED),
+                             "backward returns grad times the local derivative (the chain "
+                             "rule's link), one per input"))
     return Feedback(bool(results) and all(results))
 
 
-# ---- graphs the checks build -----------------------------------------------------------------
-
-class _Probe:
-    """An op of the checks' own: a correct backward that records each call."""
-
-    def __init__(self, kind: str, log: list) -> None:
-        self.kind, self.log = kind, log
-        self.node: Any = None  # the Value this op made
-
-    def forward(self, *xs: float) -> float:
-        return xs[0] * xs[1] if self.kind == "mul" else sum(xs)
-
-    def backward(self, grad: float, out: float, *xs: float) -> tuple[float, ...]:
-        self.log.append((self.node, grad, out, xs))
-        if self.kind == "mul":
-            return grad * xs[1], grad * xs[0]
-        return tuple(grad for _ in xs)
-
+# ---- topological order -----------------------------------------------------------------------
 
 class _TooMuchWork(Exception):
     pass
@@ -216,312 +253,243 @@ def _counting(value_cls: type, budget: list[int]) -> type:
     return type("Value", (value_cls,), {"parents": property(get, put)})
 
 
-def _node(value_cls: type, kind: str, parents: tuple, label: str, log: list) -> Any:
-    op = _Probe(kind, log)
-    v = value_cls(op.forward(*(p.data for p in parents)), parents, op, label)
-    op.node = v
-    return v
+def _topo_graphs(variant: Variant) -> list[tuple[str, graphs.Spec]]:
+    return [("a lone leaf", [("leaf", (), 1.0, "leaf")]),
+            ("a graph with shared Values", graphs.sample_graph(variant)),
+            ("a graph where every Value is used twice, 40 levels deep", graphs.doubling()),
+            ("a chain of 5,000 Values", graphs.deep_chain())]
 
 
-def _sample_graph(value_cls: type, log: list) -> tuple[Any, list]:
-    """x, y, z leaves; s = x*y; l1 = s*x; l2 = l1 + z; q = l2*l2; out = q + s + l1.
-
-    ``s`` reaches ``out`` directly and through l1 -> l2 -> q (a short and a long path: a
-    breadth-first walk from ``out`` lists it too early); x, s, l1 and l2 have fan-ins."""
-    x, y, z = value_cls(2.0, (), None, "x"), value_cls(-1.5, (), None, "y"), \
-        value_cls(0.5, (), None, "z")
-    s = _node(value_cls, "mul", (x, y), "s", log)
-    l1 = _node(value_cls, "mul", (s, x), "l1", log)
-    l2 = _node(value_cls, "add", (l1, z), "l2", log)
-    q = _node(value_cls, "mul", (l2, l2), "q", log)
-    out = _node(value_cls, "add", (q, s, l1), "out", log)
-    return out, [x, y, z, s, l1, l2, q, out]
-
-
-def _label(v: Any) -> str:
-    return getattr(v, "label", "") or repr(v)
-
-
-def _reachable(root: Any) -> set[int]:
-    seen, stack = {id(root)}, [root]
-    while stack:
-        for p in stack.pop().parents:
-            if id(p) not in seen:
-                seen.add(id(p))
-                stack.append(p)
-    return seen
-
-
-def _first_violation(order: list) -> tuple[Any, Any] | None:
-    """The first (value, parent) with the parent listed after the value."""
-    pos = {id(v): i for i, v in enumerate(order)}
-    for i, v in enumerate(order):
-        for p in v.parents:
-            if pos.get(id(p), -1) > i:
-                return v, p
-    return None
-
-
-# ---- topological order -----------------------------------------------------------------------
-
-def _run_sort(sort: Callable, root: Any, piece: str, budget: list[int], reads: int) -> list | bool:
-    """Run the student's sort with ``reads`` reads of ``.parents`` allowed."""
-    budget[0] = reads
-    try:
-        res = sort(root)
-    except NotImplementedError as e:
-        return _pending(piece, e)
-    except RecursionError:
-        return _bad(piece, "RecursionError on a chain of 5,000 Values: one Python call per "
-                    "level hits the recursion limit (about 1,000).", "keep your own stack (a "
-                    "list of Values still to visit) and loop while it is not empty")
-    except _TooMuchWork:
-        return _bad(piece, "it visits shared Values again and again: on a graph where every "
-                    "Value is used twice, 40 levels deep, that is 2**40 paths.",
-                    "remember the Values you have expanded (a set) and expand each one once")
-    except Exception as e:  # noqa: BLE001
-        return _crashed(piece, e)
-    finally:
-        budget[0] = 10**9  # the checks below read .parents too
-    if res is None:
-        return _bad(piece, "it returned None.", "return the list of Values")
-    if res is Ellipsis:
-        return _pending(piece)
-    try:
-        return list(res)
-    except TypeError:
-        return _bad(piece, f"it returned a {type(res).__name__}, not a list of Values.")
+def _collect_topo(ns: dict, variant: Variant) -> dict:
+    sort, value_cls = ns.get("topological_order"), ns["Value"]
+    if sort is None or sort is Ellipsis:
+        return {"unanswered": True}
+    budget = [10 ** 9]
+    counted = _counting(value_cls, budget)
+    runs = []
+    for _, g in _topo_graphs(variant):
+        made = graphs.build(g, counted)
+        index = {id(v): i for i, v in enumerate(made)}
+        budget[0] = 10 * len(g) + 100
+        try:
+            res = sort(made[-1])
+        except NotImplementedError as e:
+            return _pending(e)
+        except RecursionError:
+            runs.append({"fail": "recursion"})
+            break
+        except _TooMuchWork:
+            runs.append({"fail": "work"})
+            break
+        except Exception as e:  # noqa: BLE001
+            runs.append({"fail": f"it raised {type(e).__name__}: {e}"})
+            break
+        finally:
+            budget[0] = 10 ** 9
+        if res is Ellipsis:
+            return _pending()
+        if res is None:
+            runs.append({"fail": "it returned None: return the list of Values."})
+            break
+        try:
+            runs.append({"order": [index.get(id(v), -1) for v in res]})
+        except TypeError:
+            runs.append({"fail": f"it returned a {type(res).__name__}, not a list of Values."})
+            break
+    return {"runs": runs}
 
 
-def _check_order(order: list, root: Any, piece: str) -> bool:
+def _judge_topo(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    if "pending" in payload:
+        return "unanswered", payload["pending"]
     hint = ("append a Value only after all of its parents are in the list (a depth-first "
             "post-order); the output comes last")
-    seen: set[int] = set()
-    for v in order:
-        if id(v) in seen:
-            return _bad(piece, f"it lists {_label(v)} twice.", "keep a set of the Values you "
-                        "have expanded and expand each once: a Value used by several others "
-                        "appears once (listed twice, it would send its gradient on twice)")
-        seen.add(id(v))
-    reach = _reachable(root)
-    extra = [v for v in order if id(v) not in reach]
-    if extra:
-        return _bad(piece, f"it contains {extra[0]!r}, which is not a Value of this graph.")
-    if id(root) not in seen:
-        return _bad(piece, "the output itself is missing.", hint)
-    if len(seen) < len(reach):
-        missing = [v for v in _all_values(root) if id(v) not in seen]
-        return _bad(piece, f"it leaves out {_label(missing[0])}: the order holds every Value "
-                    "the output was computed from, leaves included.", hint)
-    bad = _first_violation(order)
-    if bad is None:
-        return True
-    if _first_violation(order[::-1]) is None:
-        return _bad(piece, "the order is reversed: the output comes first.",
-                    "inputs first, output last: chain_rule walks it backwards itself")
-    v, p = bad
-    return _bad(piece, f"it puts {_label(v)} before {_label(p)}, but {_label(v)} was computed "
-                f"from {_label(p)}: every Value must come after all the Values it was computed "
-                "from. A breadth-first walk from the output does not ensure this, nor does "
-                "marking a Value seen when it is pushed rather than when it is expanded.", hint)
-
-
-def _all_values(root: Any) -> list:
-    out, seen, stack = [], {id(root)}, [root]
-    while stack:
-        v = stack.pop()
-        out.append(v)
-        for p in v.parents:
-            if id(p) not in seen:
-                seen.add(id(p))
-                stack.append(p)
-    return out
+    for k, ((label, g), run) in enumerate(zip(_topo_graphs(variant), payload["runs"])):
+        on = "" if k == 1 else f"on {label} "
+        fail = run.get("fail")
+        if fail == "recursion":
+            return failed("RecursionError on a chain of 5,000 Values: one Python call per level "
+                          "hits the recursion limit (about 1,000); keep your own stack.")
+        if fail == "work":
+            return failed("it visits shared Values again and again: on a graph where every Value "
+                          "is used twice, 40 levels deep, that is 2**40 paths. Remember the "
+                          "Values you have expanded and expand each one once.")
+        if fail:
+            return failed(f"{on}{fail}")
+        order = run["order"]
+        labels = [n[3] for n in g]
+        if len(set(order)) != len(order):
+            twice = next(i for i in order if order.count(i) > 1)
+            return failed(f"{on}it lists {labels[twice]} twice: a Value used by several "
+                          "others appears once (listed twice, it would send its gradient on "
+                          "twice).")
+        reach = graphs.reachable(g)
+        if any(i not in reach for i in order):
+            return failed(f"{on}it contains something that is not a Value of the graph.")
+        if len(g) - 1 not in order:
+            return failed(f"{on}the output itself is missing. {hint}.")
+        if len(order) < len(reach):
+            left = min(reach - set(order))
+            return failed(f"{on}it leaves out {labels[left]}: the order holds every Value "
+                          "the output was computed from, leaves included.")
+        pos = {i: k for k, i in enumerate(order)}
+        bad = [(i, p) for i in order for p in g[i][1] if pos[p] > pos[i]]
+        if bad:
+            if all(pos[p] > pos[i] for i in order for p in g[i][1]):
+                return failed("the order is reversed: the output comes first. Inputs first, "
+                              "output last: chain_rule walks it backwards itself.")
+            v, p = bad[0]
+            return failed(f"{on}it puts {labels[v]} before {labels[p]}, but {labels[v]} "
+                          f"was computed from {labels[p]}: every Value must come after all the "
+                          "Values it was computed from. A breadth-first walk from the output "
+                          "does not ensure this, nor does marking a Value seen when it is pushed "
+                          "rather than when it is expanded.")
+    return passed()
 
 
 def check_topological_order(topological_order: Callable, value_cls: type) -> Feedback:
     """Every Value once, each after its parents, the output last; iterative; linear time."""
-    piece = "topological_order"
-    budget = [10**9]
-    counted = _counting(value_cls, budget)
-    # 1. a leaf alone, then a graph with shared Values and paths of different lengths
-    leaf = counted(1.0, (), None, "leaf")
-    res = _run_sort(topological_order, leaf, piece, budget, 100)
-    if res is False:
-        return Feedback(False)
-    if len(res) != 1 or res[0] is not leaf:
-        return Feedback(_bad(piece, f"for a lone leaf it returned {len(res)} Values; expected "
-                             "[leaf].", "the output is always in the order, last"))
-    root, _ = _sample_graph(counted, [])
-    res = _run_sort(topological_order, root, piece, budget, 1000)
-    if res is False or not _check_order(res, root, piece):
-        return Feedback(False)
-    # 2. 40 levels, each Value used twice: linear work only if each Value is expanded once
-    v = counted(1.0, (), None, "x")
-    for i in range(40):
-        v = _node(counted, "add", (v, v), f"d{i}", [])
-    res = _run_sort(topological_order, v, piece, budget, 10 * 41 + 100)
-    if res is False or not _check_order(res, v, piece):
-        return Feedback(False)
-    # 3. 5,000 levels deep: a recursive walk fails
-    v = counted(1.0, (), None, "x")
-    for i in range(5000):
-        v = _node(counted, "mul", (v, counted(1.0, (), None, f"c{i}")), f"m{i}", [])
-    res = _run_sort(topological_order, v, piece, budget, 10 * 10001 + 100)
-    if res is False or not _check_order(res, v, piece):
-        return Feedback(False)
-    return Feedback(_good(piece))
+    payload = guarded(_collect_topo)({"topological_order": topological_order,
+                                      "Value": value_cls}, FIXED)
+    return Feedback(_line("topological_order", _judge_topo(payload, FIXED)))
 
 
 # ---- the chain-rule loop ---------------------------------------------------------------------
 
-def _reference(order: list) -> tuple[dict[int, float], dict[int, list[float]]]:
-    """Each Value's total gradient, and the contributions it receives, in a correct run."""
-    total = {id(v): 0.0 for v in order}
-    parts: dict[int, list[float]] = {id(v): [] for v in order}
-    total[id(order[-1])] = 1.0
-    for v in reversed(order):
-        if v.op is None:
+def _collect_chain(ns: dict, variant: Variant) -> dict:
+    chain_rule, value_cls = ns.get("chain_rule"), ns["Value"]
+    if chain_rule is None or chain_rule is Ellipsis:
+        return {"unanswered": True}
+    log: list = []
+    made = graphs.build(graphs.sample_graph(variant), value_cls, log)
+    leaves = [i for i, v in enumerate(made) if v.op is None]
+    for v in made:
+        v.grad = 0.0
+    rounds = []
+    for _ in range(2):  # twice: leaves accumulate across calls, like .grad in torch
+        log.clear()
+        try:
+            chain_rule(list(made))  # creation order is a topological order
+        except NotImplementedError as e:
+            return _pending(e)
+        except AttributeError as e:
+            leaf = "NoneType" in str(e) and "backward" in str(e)
+            rounds.append({"raised": "leaf" if leaf else f"AttributeError: {e}"})
+            break
+        except Exception as e:  # noqa: BLE001
+            rounds.append({"raised": f"{type(e).__name__}: {e}"})
+            break
+        rounds.append({"log": [[i, g, out, list(xs)] for i, g, out, xs in log],
+                       "leaves": [float(made[i].grad) for i in leaves]})
+    return {"rounds": rounds}
+
+
+def _judge_chain(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    if "pending" in payload:
+        return "unanswered", payload["pending"]
+    g = graphs.sample_graph(variant)
+    labels, data = [n[3] for n in g], graphs.values_of(g)
+    total, parts = [0.0] * len(g), [[] for _ in g]
+    total[-1] = 1.0
+    for i in range(len(g) - 1, -1, -1):  # each Value's gradient, summed over its users
+        kind, parents = g[i][0], g[i][1]
+        if kind == "leaf":
             continue
-        for p, g in zip(v.parents, v.op.__class__.backward(v.op, total[id(v)], v.data,
-                                                           *(p.data for p in v.parents))):
-            total[id(p)] += g
-            parts[id(p)].append(g)
-    return total, parts
+        xs = [data[p] for p in parents]
+        local = [xs[1], xs[0]] if kind == "mul" else [1.0] * len(xs)
+        for p, d in zip(parents, local):
+            total[p] += total[i] * d
+            parts[p].append(total[i] * d)
+    users = {i: [u for u, n in enumerate(g) if i in n[1]] for i in range(len(g))}
+    leaves = [i for i, n in enumerate(g) if n[0] == "leaf"]
+    first = payload["rounds"][0]
+    if first.get("raised") == "leaf":
+        return failed("it called backward on a leaf, whose op is None: skip the Values with "
+                      "`v.op is None`, they have nothing to pass on.")
+    if "raised" in first:
+        return failed(f"it raised {first['raised']}")
+    ran: list[int] = []
+    for i, grad, out, xs in first["log"]:
+        name = labels[i]
+        if i in ran:
+            return failed(f"it ran {name}'s op.backward twice: call each Value's op.backward "
+                          "once, looping over the order, not over edges.")
+        waiting = [u for u in users[i] if u not in ran]
+        if waiting:
+            return failed(f"it ran {name}'s op.backward before {labels[waiting[0]]}, which was "
+                          f"computed from {name}, had sent its gradient to {name}: walk the "
+                          "order backwards, output first: `for v in reversed(order)`.")
+        ran.append(i)
+        want_xs = [data[p] for p in g[i][1]]
+        if not (math.isclose(out, data[i]) and all(math.isclose(a, b) for a, b in
+                                                   zip(xs, want_xs))):
+            return failed(f"it called {name}'s op.backward(grad={grad!r}, out={out!r}, "
+                          f"inputs={tuple(xs)!r}); expected grad={total[i]:g}, out={data[i]:g}, "
+                          f"inputs={tuple(want_xs)!r}: v.op.backward(v.grad, v.data, "
+                          "*[p.data for p in v.parents]).")
+        if not math.isclose(grad, total[i], rel_tol=1e-9, abs_tol=1e-12):
+            return _mismatch(name, grad, total[i], parts[i])
+    never = [i for i, n in enumerate(g) if n[0] != "leaf" and i not in ran]
+    if never:
+        return failed(f"it never ran {labels[never[0]]}'s op.backward: every Value with an op "
+                      "passes its gradient on to its parents.")
+    for k, i in enumerate(leaves):
+        if not math.isclose(first["leaves"][k], total[i], rel_tol=1e-9, abs_tol=1e-12):
+            return _mismatch(labels[i], first["leaves"][k], total[i], parts[i])
+    if len(payload["rounds"]) < 2 or "raised" in payload["rounds"][1]:
+        return failed("the second call on the same graph failed.")
+    for k, i in enumerate(leaves):
+        if not math.isclose(payload["rounds"][1]["leaves"][k], 2 * total[i], rel_tol=1e-9,
+                            abs_tol=1e-12):
+            return failed(f"after two calls, leaf {labels[i]}.grad should be {2 * total[i]:g} "
+                          "(leaves accumulate, like .grad in torch): do not reset the leaves' "
+                          "grad, add into it.")
+    return passed()
 
 
-def _order_of(root: Any) -> list:
-    """A correct topological order made here, so this check does not rely on the student's."""
-    order, seen, stack = [], set(), [(root, False)]
-    while stack:
-        v, done = stack.pop()
-        if done:
-            order.append(v)
-        elif id(v) not in seen:
-            seen.add(id(v))
-            stack.append((v, True))
-            stack.extend((p, False) for p in v.parents if id(p) not in seen)
-    return order
+def _mismatch(name: str, got: float, want: float, parts: list[float]) -> tuple[str, str]:
+    if len(parts) > 1 and any(math.isclose(got, p, rel_tol=1e-9) for p in parts):
+        return failed(f"{name} receives gradient along {len(parts)} edges; its grad should be "
+                      f"their sum, {want:g}; got {got:g}, one edge only: add each contribution "
+                      "into the parent's grad (`p.grad += g`), do not overwrite it.")
+    return failed(f"{name}'s gradient should be {want:g}; got {got:g}: add op.backward's results "
+                  "as they are, they already include the incoming grad.")
 
 
 def check_chain_rule(chain_rule: Callable, value_cls: type) -> Feedback:
     """Run on a correct order: each op once, after all its users, with the summed gradient;
     leaves receive the sum of every path; leaves accumulate over calls."""
-    piece = "chain_rule"
-    log: list = []
-    root, values = _sample_graph(value_cls, log)
-    order = _order_of(root)
-    total, parts = _reference(order)
-    log.clear()
-    for v in values:
-        v.grad = 0.0
-    try:
-        chain_rule(list(order))
-    except NotImplementedError as e:
-        return Feedback(_pending(piece, e))
-    except AttributeError as e:
-        if "NoneType" in str(e) and "backward" in str(e):
-            return Feedback(_bad(piece, "it called backward on a leaf, whose op is None.",
-                                 "skip the Values with `v.op is None`: they have nothing to "
-                                 "pass on"))
-        return Feedback(_crashed(piece, e))
-    except Exception as e:  # noqa: BLE001
-        return Feedback(_crashed(piece, e))
-    users = {id(v): [u for u in values if any(p is v for p in u.parents)] for v in values}
-    ran: list = []
-    for node, grad, out, xs in log:
-        name = _label(node)
-        if any(n is node for n in ran):
-            return Feedback(_bad(piece, f"it ran {name}'s op.backward twice.", "call each "
-                                 "Value's op.backward once: loop over the order, not over edges"))
-        waiting = [u for u in users[id(node)] if not any(n is u for n in ran)]
-        if waiting:
-            return Feedback(_bad(piece, f"it ran {name}'s op.backward before "
-                                 f"{_label(waiting[0])}, which was computed from {name}, had "
-                                 f"sent its gradient to {name}.", "walk the order backwards, "
-                                 "output first: `for v in reversed(order)`"))
-        ran.append(node)
-        want = (total[id(node)], node.data, tuple(p.data for p in node.parents))
-        if (grad, out, tuple(xs)) != want:
-            if out == want[1] and tuple(xs) == want[2]:
-                return Feedback(_grad_mismatch(piece, name, grad, total[id(node)],
-                                               parts[id(node)]))
-            return Feedback(_bad(piece, f"it called {name}'s op.backward(grad={grad!r}, "
-                                 f"out={out!r}, inputs={tuple(xs)!r}); expected grad="
-                                 f"{want[0]:g}, out={want[1]:g}, inputs={want[2]!r}.",
-                                 "v.op.backward(v.grad, v.data, *[p.data for p in v.parents])"))
-    for v in values:
-        if v.op is not None and not any(n is v for n in ran):
-            return Feedback(_bad(piece, f"it never ran {_label(v)}'s op.backward.", "every Value "
-                                 "with an op passes its gradient on to its parents"))
-    for v in values:
-        if v.op is None and not _same(v.grad, total[id(v)]):
-            return Feedback(_grad_mismatch(piece, _label(v), v.grad, total[id(v)], parts[id(v)]))
-    # leaves accumulate across calls, like .grad in torch
-    before = {id(v): v.grad for v in values if v.op is None}
-    try:
-        chain_rule(list(order))
-    except Exception as e:  # noqa: BLE001
-        return Feedback(_crashed(piece, e, "the second call on the same graph failed"))
-    for v in values:
-        if v.op is None and not _same(v.grad, 2 * before[id(v)]):
-            return Feedback(_bad(piece, f"after two calls, leaf {_label(v)}.grad should be "
-                                 f"{2 * before[id(v)]:g} (leaves accumulate, like .grad in "
-                                 f"torch); got {v.grad:g}.", "do not reset the leaves' grad: "
-                                 "add into it"))
-    return Feedback(_good(piece))
+    payload = guarded(_collect_chain)({"chain_rule": chain_rule, "Value": value_cls}, FIXED)
+    return Feedback(_line("chain_rule", _judge_chain(payload, FIXED)))
 
-
-def _grad_mismatch(piece: str, name: str, got: float, want: float, parts: list[float]) -> bool:
-    if len(parts) > 1 and any(_same(got, p) for p in parts):
-        shown = " + ".join(f"{p:g}" for p in parts)
-        return _bad(piece, f"{name} receives gradient along {len(parts)} edges ({shown}); its "
-                    f"grad should be their sum, {want:g}; got {got:g}, one edge only.",
-                    "add each contribution into the parent's grad (`p.grad += g`), do not "
-                    "overwrite it (`p.grad = g`)")
-    return _bad(piece, f"{name}'s gradient should be {want:g}; got {got:g}.",
-                "add op.backward's results as they are: they already include the incoming grad")
-
-
-# ---- the engine's schedule (exercise) --------------------------------------------------------
 
 def check_engine_order(engine_order: Callable, expr: Callable, points: list[float],
                        value_cls: type) -> Feedback:
     """``engine_order(root)`` names the op Values in the order autograd_lab's engine runs the
     matching nodes, as its ``Listener`` reports them for the same ``expr`` on tensors."""
-    from ...autograd.graph import Listener, listen
-    from ...factories import tensor
+    return Feedback(_line("engine_order", run_engine_order(engine_order, expr, points,
+                                                           value_cls),
+                          "count each Value's users first; then repeatedly take, among the "
+                          "Values whose users have all run, the one created last (largest seq)"))
 
-    piece = "engine_order"
 
-    class Names(Listener):
-        def __init__(self) -> None:
-            self.names: list[str] = []
+def _after_two(grad_after_two: Any) -> Feedback:
+    return check_close("a.grad after two backward calls", grad_after_two, 2 * (2 * 3.0 + 1),
+                       hint="one call gives dh/da = 2a + 1 = 7; a leaf adds every call's "
+                            "gradient to .grad")
 
-        def on_node(self, node: Any, grad_outputs: list) -> None:
-            if node.name() != "torch::autograd::AccumulateGrad":
-                self.names.append(node.name())
 
-    rec = Names()
-    xs = [tensor(p, requires_grad=True) for p in points]
-    with listen(rec):
-        expr(*xs).backward()
-    root = expr(*[value_cls(p, (), None, f"x{i}") for i, p in enumerate(points)])
-    try:
-        res = engine_order(root)
-    except NotImplementedError as e:
-        return Feedback(_pending(piece, e))
-    except Exception as e:  # noqa: BLE001
-        return Feedback(_crashed(piece, e))
-    if res is None or res is Ellipsis:
-        return Feedback(_pending(piece) if res is Ellipsis else
-                        _bad(piece, "it returned None.", "return the list of Values"))
-    res = list(res)
-    if any(getattr(v, "op", None) is None for v in res):
-        return Feedback(_bad(piece, "it lists a leaf: list only the Values with an op "
-                             "(the engine's AccumulateGrad nodes are left out here too)."))
-    ours = [v.op.torch_name for v in res]
-    if ours == rec.names:
-        return Feedback(_good(piece))
-    return Feedback(_bad(piece, f"the engine ran {rec.names}; your order gives {ours}.",
-                         "count each Value's users first; then repeatedly take, among the "
-                         "Values whose users have all run, the one created last (largest seq)"))
+EXERCISES = {
+    "ops_basic": _ops_spec(["Add", "Mul", "Neg"], "Add, Mul and Neg backward"),
+    "ops_unary": _ops_spec(["Pow", "Exp", "Log", "Tanh", "ReLU"],
+                           "Pow, Exp, Log, Tanh and ReLU backward"),
+    "topo": spec(_collect_topo, _judge_topo, "topological_order"),
+    "chain_rule": spec(_collect_chain, _judge_chain, "chain_rule"),
+    "ex1": _ops_spec(["Sigmoid"], "Sigmoid backward"),
+    "ex2": spec(collect_engine_order, judge_engine_order, "engine_order"),
+    "ex3": value_spec(["grad_after_two"], _after_two),
+}
