@@ -93,6 +93,7 @@ def student_notebook(nb: dict) -> dict:
     sources recorded (how a later run tells a pristine copy from a student's edited one)."""
     nb = json.loads(json.dumps(nb))
     for cell in nb["cells"]:
+        cell.get("metadata", {}).pop("execution", None)  # when the reference last ran
         if cell["cell_type"] != "code":
             continue
         src = "".join(cell["source"])
