@@ -17,7 +17,7 @@ from pathlib import Path
 
 import nbformat
 from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import KernelManager
+from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat import NotebookNode
@@ -161,8 +161,10 @@ def run_notebook(nb: NotebookNode, reference: list[NotebookNode], stem: str,
     at, how = placements(nb.cells, reference, exercise_ids)
     out.collect_at, out.where = at, how
     token = secrets.token_hex(16)
-    km = KernelManager(kernel_name=KERNEL_NAME,
-                       kernel_spec_manager=KernelSpecManager(kernel_dirs=run.kernel_dirs))
+    # The async manager: nbclient's timeouts and dead-kernel checks need its non-blocking
+    # channels (a blocking client waits forever on a looping or dead kernel).
+    km = AsyncKernelManager(kernel_name=KERNEL_NAME,
+                            kernel_spec_manager=KernelSpecManager(kernel_dirs=run.kernel_dirs))
     client = NotebookClient(nb, km=km, timeout=limits.cell_seconds, allow_errors=True,
                             startup_timeout=int(limits.startup_seconds),
                             interrupt_on_timeout=False, record_timing=False,

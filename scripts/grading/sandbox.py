@@ -94,10 +94,14 @@ def end_processes_of(user: SandboxUser) -> int:
             if not entry.isdigit():
                 continue
             try:
-                if os.stat(f"/proc/{entry}").st_uid == user.uid:
-                    pids.append(int(entry))
-            except OSError:
+                if os.stat(f"/proc/{entry}").st_uid != user.uid:
+                    continue
+                with open(f"/proc/{entry}/stat") as f:
+                    if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                        continue  # exited, waiting for its parent to reap it
+            except (OSError, IndexError):
                 continue
+            pids.append(int(entry))
         if not pids:
             return ended
         for pid in pids:
