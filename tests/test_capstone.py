@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from check_support import fails, passes, through_registry
 
 from autograd_lab.teaching.checks import nb16
 
@@ -93,6 +94,9 @@ def test_reference_exercises_pass(capsys):
     ns.update(torch=torch, nb16=nb16, small=_small)
     for name in ("Sigmoid", "engine_order"):
         exec(compile(_exercise(name), "<exercise>", "exec"), ns)  # noqa: S102
+    assert nb16.check_ops(ns["Sigmoid"])
+    assert nb16.check_engine_order(ns["engine_order"], _small, [0.5, -1.0], ns["Value"])
+    assert nb16.check_engine_order(ns["engine_order"], ns["layered"], [-4.0, 2.0], ns["Value"])
     out = capsys.readouterr().out
     assert out.count("✓ engine_order: correct") == 2 and "✓ Sigmoid.backward: correct" in out
 
@@ -138,11 +142,14 @@ def test_student_stubs_report_not_implemented(capsys):
 def test_student_check_cells_run_without_raising(capsys):
     """Run All in the student copy: every check cell up to §5 and the exercises answer …."""
     import autograd_lab as torch
+    from autograd_lab.teaching.exercises import check_close
 
-    ns: dict = {"__name__": "capstone", "torch": torch, "nb16": nb16}
+    ns: dict = {"__name__": "capstone", "torch": torch, "nb16": nb16, "check_close": check_close}
     for cell in _cells(student=True):
         src = _source(cell)
-        if "engine" in cell["metadata"].get("tags", []) or "nb16.check_" in src:
+        tags = cell["metadata"].get("tags", [])
+        if "engine" in tags or "check" in tags or "class Sigmoid" in src or \
+                "def engine_order" in src or "grad_after_two =" in src:
             ns["small"] = _small
             exec(compile(src, "<student cell>", "exec"), ns)  # noqa: S102
     out = capsys.readouterr().out
@@ -318,3 +325,89 @@ def test_wrong_schedule_is_rejected(capsys):
     assert not nb16.check_engine_order(depth_first, _small, [0.5, -1.0], ns["Value"])
     assert "✗ engine_order: not yet: the engine ran ['AddBackward0', 'NegBackward0'" in \
         capsys.readouterr().out
+
+
+# ---- through the registry: fresh graphs, fresh points, and the shortcuts -----------------------
+
+def _full_ns() -> dict:
+    import autograd_lab as torch
+
+    ns = _engine(_engine_sources())
+    ns.update(torch=torch, nb16=nb16, small=_small)
+    for name in ("Sigmoid", "engine_order"):
+        exec(compile(_exercise(name), "<exercise>", "exec"), ns)  # noqa: S102
+    return ns
+
+
+def test_reference_passes_through_the_registry():
+    ns = _full_ns()
+    for ex in ("ops_basic", "ops_unary", "topo", "chain_rule", "ex1", "ex2"):
+        passes(nb16, ex, ns)
+    passes(nb16, "ex3", {"grad_after_two": 14.0})
+    fails(nb16, "ex3", {"grad_after_two": 7.0})
+
+
+def test_relu_is_tried_at_zero():
+    """The shortcut ``a >= 0``: the two rules differ only at x = 0, which every variant tries."""
+    ns = _broken("return (grad * (a > 0),)", "return (grad * (a >= 0),)")
+    fails(nb16, "ops_unary", ns, "ReLU.backward", "a <= 0", "got grad * (a >= 0)")
+
+
+def test_topological_order_shortcut_fails():
+    """The shortcut ``topological_order = nb16._order_of``: the module has no such function,
+    so the notebook's cell raises and the name stays the stub (or is missing)."""
+    ns = _full_ns()
+    with pytest.raises(AttributeError):
+        ns["topological_order"] = nb16._order_of
+    ns["topological_order"] = getattr(nb16, "_order_of", None)
+    fails(nb16, "topo", ns)
+
+    def breadth_first(root):
+        order, seen, queue = [], {root}, [root]
+        while queue:
+            v = queue.pop(0)
+            order.append(v)
+            for p in v.parents:
+                if p not in seen:
+                    seen.add(p)
+                    queue.append(p)
+        return order[::-1]
+
+    fails(nb16, "topo", {**ns, "topological_order": breadth_first}, "before")
+
+
+def test_chain_rule_shortcut_fails():
+    """The shortcut: a ``chain_rule`` wrapping ``nb16._reference``."""
+    ns = _full_ns()
+
+    def wrapping(order):
+        total, _ = nb16._reference(order)
+        for v in order:
+            v.grad += total[id(v)]
+
+    fails(nb16, "chain_rule", {**ns, "chain_rule": wrapping}, "AttributeError")
+
+    def overwrite(order):
+        for v in order:
+            if v.op is not None:
+                v.grad = 0.0
+        order[-1].grad = 1.0
+        for v in reversed(order):
+            if v.op is not None:
+                for p, g in zip(v.parents, v.op.backward(v.grad, v.data,
+                                                         *(p.data for p in v.parents))):
+                    p.grad = g
+
+    fails(nb16, "chain_rule", {**ns, "chain_rule": overwrite}, "do not overwrite")
+
+
+def test_engine_order_on_fresh_expressions():
+    ns = _full_ns()
+
+    def depth_first(root):
+        return [v for v in reversed(ns["topological_order"](root)) if v.op is not None]
+
+    got = through_registry(nb16, "ex2", {**ns, "engine_order": depth_first})
+    assert got[0][0] == "failed" and "the engine ran" in got[0][1], got
+    assert any(s == "failed" for s, _ in got[1:]), got
+    fails(nb16, "ex2", {**ns, "engine_order": lambda root: [root]})

@@ -1,8 +1,9 @@
 """How a check sees the method of an answer, not only its result.
 
-``watching()`` hears the engine's events while the student's code runs (each backward pass,
-whether anomaly mode was on, the nodes that ran) and counts calls of the functions an
-exercise forbids, by wrapping them for the duration of the block.
+``watching()`` counts the backward passes the engine starts while the student's code runs
+(and whether anomaly mode was on for each), hears the nodes that ran through a ``Listener``,
+and counts calls of the functions an exercise forbids, by wrapping them for the duration of
+the block.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+from ... import engine
 from ...anomaly_mode import is_anomaly_enabled
 from ...listener import Listener, listen
 
@@ -26,6 +28,10 @@ class Evidence(Listener):
         self.calls: dict[str, int] = {}  # calls of the watched functions
 
     def on_begin(self, roots: list, grads: list) -> None:
+        pass  # counted where the engine starts a pass (below), which no listener can hide
+
+    def started(self) -> None:
+        """One backward pass starts (``backward()``, ``autograd.grad`` or a Jacobian's)."""
         self.backwards += 1
         self.anomaly.append(is_anomaly_enabled())
 
@@ -53,7 +59,15 @@ def watching(watched: dict[str, list[tuple[Any, str]]] | None = None) -> Iterato
     """Listen to the engine and count calls of ``watched`` (label -> [(owner, attribute)])."""
     ev = Evidence()
     saved: list[tuple[Any, str, Any, bool]] = []
+    run = engine._run
+
+    def counted_run(*args: Any, **kwargs: Any) -> Any:
+        ev.started()
+        return run(*args, **kwargs)
+
     try:
+        saved.append((engine, "_run", run, True))
+        engine._run = counted_run
         for label, places in (watched or {}).items():
             ev.calls[label] = 0
             for owner, attr in places:

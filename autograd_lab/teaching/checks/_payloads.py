@@ -59,6 +59,10 @@ class Unanswered(Exception):
     """Raised inside a collect when the student's answer is still the placeholder."""
 
 
+class NotAFunction(TypeError):
+    """Raised inside a collect when an answer that must be a function is not one."""
+
+
 def placeholder(value: Any) -> bool:
     """The student copy's ``...`` (or None): no answer yet."""
     return value is Ellipsis or value is None
@@ -70,7 +74,7 @@ def answer(ns: dict, name: str, *, callable_: bool = False) -> Any:
     if placeholder(value):
         raise Unanswered(name)
     if callable_ and not callable(value):
-        raise TypeError(f"{name} must be a function, not a {type(value).__name__}")
+        raise NotAFunction(f"{name} must be a function, not a {type(value).__name__}.")
     return value
 
 
@@ -83,7 +87,9 @@ def guarded(collect: Callable[[dict, Variant], dict]) -> Callable[[dict, Variant
             return json.loads(json.dumps(payload))
         except Unanswered:
             return {"unanswered": True}
-        except Exception as e:  # noqa: BLE001 - a collect reports, it never raises
+        except NotAFunction as e:
+            return {"not_a_function": str(e)}
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - a collect reports, never raises
             return {"error": f"{type(e).__name__}: {e}"}
 
     run.__name__ = run.__qualname__ = getattr(collect, "__name__", "collect")
@@ -95,6 +101,8 @@ def early(payload: dict) -> tuple[str, str] | None:
     """The verdict of a payload that holds no answer (unanswered, or collect's own error)."""
     if payload.get("unanswered"):
         return "unanswered", "replace the ... with your code and run the cell"
+    if "not_a_function" in payload:
+        return "failed", payload["not_a_function"]
     if "error" in payload:
         return "error", f"the answer could not be run: {payload['error']}"
     return None
@@ -167,9 +175,8 @@ def decode(e: Any) -> Any:
         return tuple(decode(v) for v in e["tuple"])
     if "set" in e:
         return {decode(v) for v in e["set"]}
-    if "exception" in e:
-        return Opaque(e["exception"])
-    return Opaque(e.get("object", "object"))
+    kind = str(e.get("exception", e.get("object", "object")))
+    return type(kind, (Opaque,), {})(kind)  # named as the student's value was, for messages
 
 
 # ---- verdicts ------------------------------------------------------------------------------------
@@ -249,7 +256,7 @@ def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> dict:
         result = fn(*args, **kwargs)
     except NotImplementedError as e:
         raise Unanswered(str(e)) from None
-    except Exception as e:  # noqa: BLE001 - the student's error is recorded, not raised
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - the student's error is recorded
         return {"raised": raised(e)}
     if result is Ellipsis:
         raise Unanswered("...")

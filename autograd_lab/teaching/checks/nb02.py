@@ -51,8 +51,9 @@ def ex1_names(names: Any, q: Any) -> Feedback:
         return wrong(name, "that is the order of creation; chain(q) starts at q.grad_fn, the "
                      "last operation.", hint)
     if len(names) != len(expected):
-        return wrong(name, f"expected {len(expected)} names, got {len(names)} "
-                     "(don't forget the leaf's node).", hint)
+        more = "a node is missing" if len(names) < len(expected) else "a name is extra"
+        return wrong(name, f"{more}: one node per operation, and the leaf's own node at the "
+                     "end.", hint)
     bad = [s for s in names if s not in expected]
     if bad:
         return wrong(name, f"{bad[0]!r} is not a node of this graph (check the spelling: "

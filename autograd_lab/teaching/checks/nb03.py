@@ -102,17 +102,9 @@ def ex2_partials(partials: Any) -> Feedback:
 
 def ex3_retained(u_grad: Any, u: Any, v: Any) -> Feedback:
     """``u_grad`` is the gradient kept on the non-leaf ``u`` by ``retain_grad()``: de/du = v."""
-    name = "de/du"
-    hint = "call u.retain_grad() before e.backward(), then read u.grad"
-    if missing(name, u_grad):
-        return Feedback(False)
-    if not u.retains_grad or u._grad is None:
-        return wrong(name, "u.grad is still None: the backward pass did not keep u's gradient.",
-                     hint)
-    if u_grad is v:
-        return wrong(name, "that is v itself; the gradient lives in u.grad.", hint)
-    return check_value(name, u_grad, u._grad, [(u.detach(), "that is the value of u.")],
-                       hint=hint)
+    payload = guarded(_collect_retained)({"u_grad": u_grad, "u": u, "v": v})
+    return show("de/du", _judge_retained(payload, FIXED),
+                "call u.retain_grad() before e.backward(), then read u.grad")
 
 
 def ex4_walk(order: Any, written: list[str]) -> Feedback:

@@ -9,14 +9,17 @@ from ...factories import tensor
 from ..exercises import check_raises
 from ._common import Feedback, as_array, check_value, is_tensor, missing, right, wrong
 from ._payloads import (
+    FIXED,
     Unanswered,
     Variant,
     answer,
     early,
     encode,
     failed,
+    guarded,
     passed,
     run_quietly,
+    show,
     spec,
     value_spec,
 )
@@ -104,20 +107,11 @@ def ex5_fails(fails: Any) -> Feedback:
 
 def ex6_zeros(weight_grad: Any, lin: Any) -> Feedback:
     """``lin``'s gradients were reset to zeros (not None), and ``weight_grad`` is that tensor."""
-    name = "lin.weight.grad is a tensor of zeros"
-    hint = "zero_grad() sets .grad to None by default; zero_grad(set_to_none=False) fills zeros"
-    if weight_grad is not None and missing(name, weight_grad):
-        return Feedback(False)
-    g = lin.weight.grad
-    if g is None:
-        return wrong(name, "lin.weight.grad is None: that is what zero_grad() does by default.",
-                     hint)
-    if not bool((g == 0).all()) or lin.bias.grad is None or not bool((lin.bias.grad == 0).all()):
-        return wrong(name, "lin's gradients still hold the old values: reset them on lin itself "
-                     "(a new tensor of zeros elsewhere changes nothing).", hint)
-    if weight_grad is None or weight_grad is not g:
-        return wrong(name, "weight_grad should be lin.weight.grad itself.", hint)
-    return right(name)
+    payload = guarded(_collect_zeros)({"weight_grad": ... if weight_grad is None and
+                                       lin.weight.grad is not None else weight_grad, "lin": lin})
+    return show("lin.weight.grad is a tensor of zeros", _judge_zeros(payload, FIXED),
+                "zero_grad() sets .grad to None by default; zero_grad(set_to_none=False) fills "
+                "zeros")
 
 
 def _collect_plug(ns: dict, variant: Variant) -> dict:

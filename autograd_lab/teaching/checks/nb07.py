@@ -12,11 +12,7 @@ from ._common import (
     Feedback,
     as_array,
     close,
-    is_tensor,
-    missing,
-    right,
     shares_memory,
-    wrong,
 )
 from ._evidence import watching
 from ._payloads import (
@@ -99,47 +95,18 @@ def ex1_targets(target_grad: Any) -> Feedback:
 
 def ex2_snapshot(snapshot: Any, w: Any, before: Any) -> Feedback:
     """``snapshot``: own memory, no graph, the values ``before`` that ``w`` was changed in place."""
-    name = "snapshot"
-    hint = "detach() alone shares memory with w, clone() alone stays in the graph: detach().clone()"
-    if missing(name, snapshot):
-        return Feedback(False)
-    if not is_tensor(snapshot):
-        return wrong(name, f"expected a tensor, got {type(snapshot).__name__}.", hint)
-    if snapshot is w:
-        return wrong(name, "that is w itself.", hint)
-    if shares_memory(snapshot, w):
-        return wrong(name, "it shares memory with w, so the in-place update changed it too "
-                     "(detach() does not copy).", hint)
-    if snapshot.requires_grad:
-        return wrong(name, "it requires grad: it is still part of w's graph (clone() alone "
-                     "records CloneBackward0).", hint)
-    if not close(snapshot, before):
-        return wrong(name, "its values are not those w had before the update.", hint)
-    return right(name)
+    payload = guarded(_collect_snapshot)({"snapshot": snapshot, "w": w, "before": before})
+    return show("snapshot", _judge_snapshot(payload, FIXED),
+                "detach() alone shares memory with w, clone() alone stays in the graph: "
+                "detach().clone()")
 
 
 def ex3_inference(preds: Any, preds_np: Any, model: Any, inputs: Any) -> Feedback:
     """``preds`` made under no_grad (no graph), ``preds_np`` the same numbers as a NumPy array."""
-    name = "preds and preds_np"
-    hint = "compute preds inside the with torch.no_grad(): block; then preds.numpy()"
-    if missing(name, preds) or missing(name, preds_np):
-        return Feedback(False)
-    if not is_tensor(preds):
-        return wrong(name, f"preds should be a tensor, got {type(preds).__name__}.", hint)
-    if preds.requires_grad or preds.grad_fn is not None:
-        return wrong(name, "preds requires grad: it was computed outside the no_grad block.", hint)
-    if not isinstance(preds_np, np.ndarray):
-        return wrong(name, f"preds_np should be a NumPy array, got {type(preds_np).__name__}.",
-                     "no detach() is needed for a tensor made under no_grad: .numpy() works")
-    expected = as_array(model(inputs).detach())
-    if preds_np.shape != expected.shape:
-        return wrong(name, f"preds_np has shape {list(preds_np.shape)}, expected "
-                     f"{list(expected.shape)}.", hint)
-    if close(preds_np, as_array(inputs)):
-        return wrong(name, "preds_np holds the inputs, not the predictions.", hint)
-    if not (close(preds_np, expected) and close(preds, expected)):
-        return wrong(name, "the values are not model(inputs).", hint)
-    return right(name)
+    payload = guarded(_collect_inference)({"preds": preds, "preds_np": preds_np, "model": model,
+                                           "inputs": inputs})
+    return show("preds and preds_np", _judge_inference(payload, FIXED),
+                "compute preds inside the with torch.no_grad(): block; then preds.numpy()")
 
 
 class _Probe:
@@ -261,6 +228,8 @@ def _judge_inference(payload: dict, variant: Variant) -> tuple[str, str]:
     x = np.asarray(payload["inputs"])
     expected = x @ np.asarray(payload["weight"]).T + np.asarray(payload["bias"])
     got = np.asarray(preds_np["array"])
+    if got.shape != expected.shape:
+        return failed(f"preds_np has shape {list(got.shape)}, expected {list(expected.shape)}.")
     if got.shape == x.shape and np.allclose(got, x):
         return failed("preds_np holds the inputs, not the predictions.")
     if not (close(got, expected) and close(preds["tensor"], expected)):

@@ -170,14 +170,6 @@ def ex3_stable(stable_log_softmax: Any) -> Feedback:
         "subtract m = max(a) inside the exp, and again outside: (a - m) - log(sum(exp(a - m)))")
 
 
-def _chain_to_leaf(L: Any) -> list[str]:
-    walked, fn = [], L.grad_fn
-    while fn is not None and fn.name() != "torch::autograd::AccumulateGrad":
-        walked.append(fn.name())
-        fn = fn.next_functions[0][0]
-    return walked
-
-
 def ex4_chain(chain_L: Any, L: Any) -> Feedback:
     """``chain_L``: the node names from ``L.grad_fn`` along first edges, down to W's leaf."""
     name = "the nodes from L down to W"
@@ -185,7 +177,10 @@ def ex4_chain(chain_L: Any, L: Any) -> Feedback:
             "index, then negate")
     if missing(name, chain_L):
         return Feedback(False)
-    expected = _chain_to_leaf(L)
+    expected, fn = [], L.grad_fn
+    while fn is not None and fn.name() != "torch::autograd::AccumulateGrad":
+        expected.append(fn.name())  # along first edges, down to W's leaf
+        fn = fn.next_functions[0][0]
     if not isinstance(chain_L, (list, tuple)) or not all(isinstance(s, str) for s in chain_L):
         return wrong(name, "expected a list of node names (strings).", hint)
     got = list(chain_L)
@@ -196,7 +191,8 @@ def ex4_chain(chain_L: Any, L: Any) -> Feedback:
     if got and got[-1].endswith("AccumulateGrad"):
         return wrong(name, "stop before the AccumulateGrad of W: list the nodes you pass.", hint)
     if len(got) < len(expected):
-        return wrong(name, f"{len(expected) - len(got)} node(s) missing.", hint)
+        return wrong(name, "nodes are missing: every operation is one node, and -logp[y] is "
+                     "two.", hint)
     return wrong(name, "not the nodes along the first edges.", hint)
 
 

@@ -18,11 +18,7 @@ from ._common import (
     as_array,
     check_value,
     close,
-    is_tensor,
-    missing,
-    right,
     shares_memory,
-    wrong,
 )
 from ._evidence import watching
 from ._payloads import (
@@ -182,58 +178,28 @@ def _ex3_known(before: Any, grad: Any, lr: float = 0.05) -> list[tuple[Any, str]
             (g, "that is the gradient.")]
 
 
-def ex3_step(predicted: Any, weight: Any, before: Any, grad: Any,
-                   lr: float = 0.05) -> Feedback:
+def ex3_step(predicted: Any, weight: Any, before: Any, grad: Any) -> Feedback:
     """Exercise 3 with the weight and gradient captured before ``step()``."""
-    name = "weight after one SGD step"
-    hint = "plain SGD: new = old - lr * grad, with lr = 0.05"
-    if missing(name, predicted):
-        return Feedback(False)
-    if predicted is weight or shares_memory(predicted, weight):
-        return wrong(name, "predicted shares memory with p_model.weight, so step() changed it "
-                     "too: it shows the result instead of your prediction. Compute it from "
-                     "values of its own.", hint)
-    if not is_tensor(predicted):
-        return wrong(name, f"expected a tensor, got {type(predicted).__name__}.", hint)
-    expected = as_array(before) - lr * as_array(grad)
-    if not close(weight, expected):
-        return wrong(name, "p_model.weight is not before - lr * grad: was the model changed?",
-                     hint)
-    return check_value(name, predicted, expected, _ex3_known(before, grad, lr), hint=hint)
+    payload = guarded(_collect_step)({"predicted": predicted, "p_model": _Model(weight),
+                                      "weight_before": before, "grad_before": grad})
+    return show("weight after one SGD step", _judge_step(payload, FIXED),
+                "plain SGD: new = old - lr * grad, with lr = 0.05")
+
+
+class _Model:
+    """What the check reads of p_model: its weight."""
+
+    def __init__(self, weight: Any) -> None:
+        self.weight = weight
 
 
 def ex4_freeze(net: Any, opt: Any, first_before: Any, last_before: Any) -> Feedback:
     """Layer 0 frozen (unchanged, no .grad), only trainable parameters in the optimizer."""
-    name = "the first layer frozen, the rest trained"
-    hint = ("requires_grad_(False) on ft_net[0]'s parameters, then give the optimizer "
-            "[p for p in ft_net.parameters() if p.requires_grad]")
-    if missing(name, opt):
-        return Feedback(False)
-    first = list(net[0].parameters())
-    last = list(net[2].parameters())
-    if any(p.requires_grad for p in first):
-        return wrong(name, "ft_net[0]'s parameters still require grad: the layer is not frozen.",
-                     hint)
-    if not all(p.requires_grad for p in last):
-        return wrong(name, "ft_net[2] is frozen too; only the first layer should be.", hint)
-    if any(p.grad is not None for p in first):
-        return wrong(name, "a frozen parameter has a .grad: it was computed before freezing.",
-                     hint)
-    if not all(close(p, b) for p, b in zip(first, first_before)):
-        return wrong(name, "the first layer's weights changed during training.", hint)
-    if all(close(p, b) for p, b in zip(last, last_before)):
-        return wrong(name, "the last layer did not change: nothing was trained.", hint)
-    groups = getattr(opt, "param_groups", None)
-    if groups is None:
-        return wrong(name, f"ft_opt should be an optimizer, got {type(opt).__name__}.", hint)
-    held = [p for g in groups for p in g["params"]]
-    frozen = [p for p in held if any(p is q for q in first)]
-    if frozen:
-        return wrong(name, f"the optimizer still holds {len(frozen)} frozen parameter(s); hand "
-                     "it only those that require grad.", hint)
-    if len(held) != len(last) or not all(any(p is q for q in held) for p in last):
-        return wrong(name, "the optimizer should hold exactly the trainable parameters.", hint)
-    return right(name)
+    payload = guarded(_collect_freeze)({"ft_net": net, "ft_opt": opt, "first_before": first_before,
+                                        "last_before": last_before})
+    return show("the first layer frozen, the rest trained", _judge_freeze(payload, FIXED),
+                "requires_grad_(False) on ft_net[0]'s parameters, then give the optimizer "
+                "[p for p in ft_net.parameters() if p.requires_grad]")
 
 
 def _collect_step(ns: dict, variant: Variant) -> dict:

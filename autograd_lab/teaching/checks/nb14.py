@@ -6,6 +6,8 @@ and positive), so an answer is judged by its values *and* by the gradients it gi
 
 from __future__ import annotations
 
+import contextlib
+import io
 import warnings
 from typing import Any
 
@@ -48,8 +50,10 @@ def _collect_message(ns: dict, variant: Variant) -> dict:
     fn = answer(ns, "anomaly_message", callable_=True)
     runs = []
     for values in _message_cases(variant):
-        with watching() as ev, warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # anomaly mode's traceback warning
+        quiet = io.StringIO()  # anomaly mode's traceback, which the student's cell may print
+        with watching() as ev, warnings.catch_warnings(), contextlib.redirect_stdout(quiet), \
+                contextlib.redirect_stderr(quiet):
+            warnings.simplefilter("ignore")
             got = call(fn, tensor(values, requires_grad=True))
         runs.append({"got": got, **ev.facts()})
     return {"runs": runs}
