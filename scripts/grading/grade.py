@@ -151,9 +151,6 @@ def grade_task(task: Task) -> Result:
                                     ex.graded))
             if ex.graded:
                 rows.append([task.student, task.stem, ex_id, points, ex.points, status, message])
-        if not rows:
-            rows.append([task.student, task.stem, "", 0, 0, "error",
-                         "this notebook has no graded exercise"])
         banner = f"Grading stopped early: {fatal}" if fatal else ""
         page = render(task.student, task.stem, nb, verdicts, outcome.collect_at, banner)
     finally:
