@@ -130,6 +130,8 @@ def test_feedback_pages_are_escaped(graded: dict) -> None:
     assert "&lt;script&gt;document.title" in page
     assert "Content-Security-Policy" in page and "default-src 'none'" in page
     assert "6/6" in page
+    flood = (out / "feedback" / "flood" / f"{NB05}.html").read_text(encoding="utf-8")
+    assert len(flood) < 3_000_000 and "kept only the first 2,000,000 characters" in flood
     tampered = (out / "feedback" / "tampered" / f"{NB05}.html").read_text(encoding="utf-8")
     assert "Score: 3/6" in tampered
     for student in ("perfect", "blank"):

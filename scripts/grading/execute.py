@@ -9,6 +9,7 @@ prints is read. The verdicts are computed later, in the grader's own process (``
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import time
@@ -57,6 +58,29 @@ def __agl_setup(stem, package, mime):
 __agl_emit = __agl_setup(@ARGS@)
 del __agl_setup
 '''
+
+
+class _Client(NotebookClient):
+    """nbclient with a budget for the outputs it keeps (a printing loop can't fill memory)."""
+
+    output_budget = 2_000_000  # characters of output kept per notebook
+
+    def output(self, outs: list[NotebookNode], msg: dict, display_id: str | None,
+               cell_index: int) -> NotebookNode | None:
+        content = msg.get("content", {})
+        data = content.get("data") if isinstance(content, dict) else None
+        if isinstance(data, dict) and MIME in data:  # the grader's own payload
+            return super().output(outs, msg, display_id, cell_index)
+        kept = getattr(self, "_kept", 0)
+        self._kept = kept + len(json.dumps(content, default=str))
+        if self._kept <= self.output_budget:
+            return super().output(outs, msg, display_id, cell_index)
+        if kept <= self.output_budget:  # say once where the cut happened
+            outs.append(nbformat.v4.new_output(
+                "stream", name="stderr",
+                text=f"[the grader kept only the first {self.output_budget:,} characters of "
+                     "this notebook's output]\n"))
+        return None
 
 
 @dataclass(frozen=True)
@@ -165,11 +189,11 @@ def run_notebook(nb: NotebookNode, reference: list[NotebookNode], stem: str,
     # channels (a blocking client waits forever on a looping or dead kernel).
     km = AsyncKernelManager(kernel_name=KERNEL_NAME,
                             kernel_spec_manager=KernelSpecManager(kernel_dirs=run.kernel_dirs))
-    client = NotebookClient(nb, km=km, timeout=limits.cell_seconds, allow_errors=True,
-                            startup_timeout=int(limits.startup_seconds),
-                            interrupt_on_timeout=False, record_timing=False,
-                            extra_arguments=["--HistoryManager.hist_file=:memory:"],
-                            resources={"metadata": {"path": str(scratch.work)}})
+    client = _Client(nb, km=km, timeout=limits.cell_seconds, allow_errors=True,
+                     startup_timeout=int(limits.startup_seconds),
+                     interrupt_on_timeout=False, record_timing=False,
+                     extra_arguments=["--HistoryManager.hist_file=:memory:"],
+                     resources={"metadata": {"path": str(scratch.work)}})
     env = scratch.kernel_env()
     env["AUTOGRAD_LAB_SANDBOX"] = scratch.launch_settings(python, limits.memory_bytes,
                                                              limits.file_bytes)
