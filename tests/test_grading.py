@@ -44,19 +44,22 @@ def _rows(path: Path) -> list[dict[str, str]]:
         return list(reader)
 
 
-def _sandbox_processes() -> list[int]:
+def _sandbox_processes() -> list[str]:
+    """Processes still running as a sandbox user (exited ones waiting to be reaped aside)."""
     import pwd
 
     uids = {p.pw_uid for p in pwd.getpwall() if p.pw_name.startswith("agl-grader")}
-    return [int(e) for e in os.listdir("/proc")
-            if e.isdigit() and os.path.exists(f"/proc/{e}") and _uid(e) in uids]
-
-
-def _uid(pid: str) -> int:
-    try:
-        return os.stat(f"/proc/{pid}").st_uid
-    except OSError:
-        return -1
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.stat(f"/proc/{pid}").st_uid not in uids:
+                continue
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        if stat.rsplit(")", 1)[1].split()[0] != "Z":
+            found.append(stat.split(")")[0])
+    return found
 
 
 @pytest.fixture(scope="module")

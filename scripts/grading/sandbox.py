@@ -15,6 +15,7 @@ Layout of one grading run (``RunDir``), under a private temporary directory::
 from __future__ import annotations
 
 import compileall
+import fcntl
 import hashlib
 import json
 import os
@@ -63,12 +64,16 @@ def sandbox_users(jobs: int, name: str | None = None) -> list[SandboxUser | None
     ``name`` picks one existing account for every slot instead (``nobody``, say)."""
     if os.geteuid() != 0:
         return [None] * jobs
-    if name:
+    if name:  # shared with the rest of the system: its processes are never all ended
         pw = pwd.getpwnam(name)
-        return [SandboxUser(name, pw.pw_uid, pw.pw_gid, jobs == 1)] * jobs
-    users = []
-    for slot in range(jobs):
+        return [SandboxUser(name, pw.pw_uid, pw.pw_gid, False)] * jobs
+    users: list[SandboxUser | None] = []
+    for slot in range(64):
+        if len(users) == jobs:
+            break
         user = f"agl-grader{slot}"
+        if not _claim(user):
+            continue  # another grading run on this machine uses it
         try:
             pw = pwd.getpwnam(user)
         except KeyError:
@@ -82,7 +87,27 @@ def sandbox_users(jobs: int, name: str | None = None) -> list[SandboxUser | None
         if pw.pw_uid == 0 or pw.pw_gid == 0:
             raise SystemExit(f"grade: the sandbox user {user} must not be root")
         users.append(SandboxUser(user, pw.pw_uid, pw.pw_gid, True))
+    if len(users) < jobs:
+        raise SystemExit("grade: every sandbox user is taken by other grading runs")
     return users
+
+
+LOCKS = Path("/var/lib/autograd-lab-grader")
+_held: list[int] = []  # lock files kept open (and locked) until the run ends
+
+
+def _claim(user: str) -> bool:
+    """Lock ``user`` for this run: two runs never share a sandbox user (nor end its processes
+    under each other's feet)."""
+    LOCKS.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(LOCKS / f"{user}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return False
+    _held.append(fd)
+    return True
 
 
 def end_processes_of(user: SandboxUser) -> int:
