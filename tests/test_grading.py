@@ -154,3 +154,30 @@ def test_a_second_run_gives_the_same_rows(graded: dict) -> None:
     second = [r for r in _rows(graded["tmp"] / "out-again" / "grades.csv")
               if r["student"] in ("tampered", "writer")]
     assert first == second
+
+
+def test_where_each_exercise_is_collected() -> None:
+    """In place of its check cell; if deleted, before what followed it in the reference; else
+    at the end, never before the previous exercise."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from grading.execute import placements
+    from nbformat.v4 import new_code_cell, new_markdown_cell
+
+    def check(ex: str):
+        return new_code_cell(f"check_{ex}()", metadata={
+            "tags": ["check"], "autograd_lab": {"exercise": ex, "points": 1, "graded": True}})
+
+    reference = [new_code_cell("a = 1"), check("ex1"), new_markdown_cell("Exercise 2"),
+                 new_code_cell("b = 2"), check("ex2"), new_markdown_cell("Next"),
+                 new_code_cell("c = 3"), check("ex3")]
+    same = list(reference)
+    assert placements(same, reference, ["ex1", "ex2", "ex3"]) == (
+        {"ex1": 1, "ex2": 4, "ex3": 7}, dict.fromkeys(["ex1", "ex2", "ex3"], "check cell"))
+    edited = [reference[0], new_markdown_cell("my notes"), reference[2], reference[3],
+              reference[6]]  # every check cell deleted, and "Next"
+    at, how = placements(edited, reference, ["ex1", "ex2", "ex3"])
+    assert at == {"ex1": 2, "ex2": 4, "ex3": 5}  # before "Exercise 2", before "c = 3", at the end
+    assert how == {"ex1": "anchor", "ex2": "anchor", "ex3": "end"}
+    moved = [reference[0], reference[2], reference[3], reference[4], reference[1]]
+    at, how = placements(moved, reference, ["ex1", "ex2", "ex3"])
+    assert at == {"ex1": 4, "ex2": 5, "ex3": 5}  # ex1's check cell moved last: ex2 after it
