@@ -340,7 +340,7 @@ def linspace(start: float, end: float, steps: int, *, dtype: dtype | None = None
         arr = np.array([start], dtype=np.float64)
     elif dt.np in (np.float32, np.float64):
         # in the dtype, with the fused multiply-add torch's kernel is compiled to
-        from .random.fma import fma32, fma64
+        from ._fma import fma32, fma64
 
         fma = fma32 if dt.np == np.float32 else fma64
         lo, hi = dt.np.type(start), dt.np.type(end)

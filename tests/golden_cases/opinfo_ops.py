@@ -1,0 +1,125 @@
+"""Differences PyTorch's OpInfo database found (``scripts/oracle/opinfo_conformance.py``):
+Python numbers as ``input`` of the arithmetic functions, the fused rounding of
+``tanh_backward``, the zero gradients of the samplers, ``torch.zero_`` and the other forms
+listed below. Where the last bit matters, values are compared as ``float.hex`` strings."""
+
+from __future__ import annotations
+
+import textwrap
+
+CASES: list[dict] = []
+
+
+def case(name: str, code: str) -> None:
+    CASES.append({"name": name, "code": textwrap.dedent(code).strip() + "\n"})
+
+
+# ---- a Python number as input beside a number -------------------------------------------------
+
+case("numbers_as_input_arithmetic", """
+    r = []
+    for f in (torch.add, torch.sub, torch.mul, torch.div, torch.true_divide, torch.floor_divide,
+              torch.multiply, torch.subtract, torch.divide):
+        for a, b in ((-8.478373527526855, -1.765825867652893), (3, 2), (True, 2), (3, 2.5),
+                     (-8, 6), (2.5, True)):
+            v = f(a, b)
+            r.append((f.__name__, v.dtype, v.shape, v.item().hex() if v.is_floating_point()
+                      else v.item()))
+    result = r
+""")
+case("numbers_as_input_bool_and_alpha", """
+    result = [torch.add(True, True), torch.mul(True, False), torch.add(2, 3, alpha=2),
+              torch.div(7, 2, rounding_mode='floor'), torch.div(-7.5, 2, rounding_mode='trunc'),
+              torch.add(2, torch.tensor([1, 2])), torch.mul(2.5, torch.tensor([1, 2]))]
+""")
+case("numbers_as_input_bool_sub_refused", """
+    torch.sub(True, 2)
+""")
+
+# ---- tanh's backward rounds 1 - y*y once (a fused multiply-add) -------------------------------
+
+case("tanh_backward_fused_float32", """
+    x = torch.linspace(-2.5, 2.5, 41).requires_grad_()
+    y = torch.tanh(x)
+    g = torch.linspace(-1.3, 1.7, 41)
+    gx, = torch.autograd.grad(y, x, g, create_graph=True)
+    gg, = torch.autograd.grad(gx, x, torch.linspace(0.7, -0.9, 41))
+    result = [[v.hex() for v in y.tolist()], [v.hex() for v in gx.tolist()],
+              [v.hex() for v in gg.tolist()], gx.grad_fn]
+""")
+case("tanh_backward_fused_float64", """
+    # points where float64 tanh itself rounds alike in both (numpy's and SLEEF's)
+    k = [k for k in range(-20, 21) if abs(k) not in (12, 13, 15, 19)]
+    x = (torch.tensor(k, dtype=torch.float64) / 8).requires_grad_()
+    y = x.tanh()
+    g = torch.linspace(-1.3, 1.7, len(k), dtype=torch.float64)
+    gx, = torch.autograd.grad(y, x, g)
+    result = [[v.hex() for v in (g * (1 - y.detach() * y.detach())).tolist()],
+              [v.hex() for v in gx.tolist()]]
+""")
+case("tanh_module_backward_fused", """
+    x = torch.tensor([[0.3, -1.2, 2.0], [0.05, 0.9, -0.6]], requires_grad=True)
+    torch.nn.Tanh()(x).sum().backward()
+    result = [v.hex() for v in x.grad.flatten().tolist()]
+""")
+
+# ---- samplers record a node whose gradient is zero --------------------------------------------
+
+case("normal_and_bernoulli_zero_gradients", """
+    torch.manual_seed(0)
+    m = torch.tensor([0.0, 1.0], requires_grad=True)
+    s = torch.tensor([1.0, 2.0], requires_grad=True)
+    outs = [torch.normal(m, s), torch.normal(m, 2.0), torch.normal(1.0, s),
+            torch.normal(m, torch.tensor([1.0, 1.0])), torch.bernoulli(m.sigmoid()),
+            m.sigmoid().bernoulli()]
+    r = []
+    for o in outs:
+        gs = torch.autograd.grad(o.sum(), [m, s], allow_unused=True)
+        r.append((o, o.grad_fn, o.grad_fn.next_functions, gs))
+    result = r
+""")
+case("normal_broadcast_zero_gradients", """
+    torch.manual_seed(0)
+    m = torch.zeros(1, 3, requires_grad=True)
+    s = torch.ones(2, 1, requires_grad=True)
+    o = torch.normal(m, s)
+    o.backward(torch.ones(2, 3))
+    result = [o, m.grad, s.grad, o.requires_grad]
+""")
+case("normal_zero_gradient_create_graph", """
+    torch.manual_seed(0)
+    m = torch.tensor([0.5, 1.0], requires_grad=True)
+    g, = torch.autograd.grad(torch.normal(m, 1.0).sum(), m, create_graph=True)
+    result = [g, g.requires_grad, g.grad_fn]
+""")
+case("bernoulli_with_p_not_differentiable", """
+    torch.manual_seed(0)
+    m = torch.tensor([0.2, 0.7], requires_grad=True)
+    o = torch.bernoulli(m, 0.3)
+    r = [o, o.grad_fn.name(), o.requires_grad]
+    try:
+        o.sum().backward()
+    except RuntimeError as e:
+        r.append(str(e))
+    result = r
+""")
+case("samplers_under_no_grad", """
+    torch.manual_seed(0)
+    m = torch.tensor([0.2, 0.7], requires_grad=True)
+    with torch.no_grad():
+        result = [torch.normal(m, 1.0).requires_grad, torch.bernoulli(m).requires_grad]
+""")
+case("normal_number_mean_device", """
+    torch.manual_seed(0)
+    result = torch.normal(1.6, 0.3, [2, 3], dtype=torch.float64, device='cpu')
+""")
+
+# ---- torch.zero_ ------------------------------------------------------------------------------
+
+case("zero_function", """
+    x = torch.tensor([[1.5, -2.0], [3.0, 4.0]], requires_grad=True)
+    y = x.clone()
+    z = torch.zero_(y)
+    z.sum().backward()
+    result = [z is y, z, z.grad_fn, x.grad, y._version]
+""")
