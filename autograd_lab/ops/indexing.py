@@ -451,7 +451,7 @@ class IndexSelectBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         d = self._saved["dim"]
-        key = (slice(None),) * d + (self.idx,)
+        key = (slice(None),) * d + (self.idx,) if self._saved["self_sym_sizes"] else ()
         return embed(g, self._saved["self_sym_sizes"], key, IndexAddBackward0, dim=d, alpha=1)
 
 
@@ -467,13 +467,15 @@ def index_select(x: Tensor, dim: int, index: Tensor) -> Tensor:
     if index._data.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     idx = index._data.reshape(-1).astype(np.int64, copy=False)
+    if not data.ndim and idx.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                         f"{idx.size} value(s)")
     size = data.shape[d] if data.ndim else 1
     bad = (idx < 0) | (idx >= size)
     if bad.any():
         raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(idx[bad][0])} "
                            f"axis_dim={size}")
-    out_data = np.take(data, idx, axis=d) if data.ndim else data.reshape(-1)[idx].reshape(
-        index._data.shape)
+    out_data = np.take(data, idx, axis=d) if data.ndim else data.copy()  # a scalar stays one
     out, node = record(IndexSelectBackward0, out_data, x.dtype, x)
     if node is not None:
         node._saved.update(dim=d, self_sym_sizes=data.shape)

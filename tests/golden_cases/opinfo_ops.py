@@ -123,3 +123,39 @@ case("zero_function", """
     z.sum().backward()
     result = [z is y, z, z.grad_fn, x.grad, y._version]
 """)
+
+# ---- integer linspace: start and end cast first, a double step, truncated fused values -------
+
+case("linspace_integer_dtypes", """
+    result = [torch.linspace(4.3, -3, 50, dtype=torch.int64),
+              torch.linspace(4.3, 50, 50, dtype=torch.int64),
+              torch.linspace(-2.7, 9.9, 13, dtype=torch.int32),
+              torch.linspace(0, 10, 7, dtype=torch.int64), torch.linspace(10, 0, 7, dtype=torch.int16),
+              torch.linspace(1, 255, 10, dtype=torch.uint8), torch.linspace(-7, 7, 1, dtype=torch.int64),
+              torch.linspace(torch.tensor(4.3), torch.tensor(-3), 9, dtype=torch.int64)]
+""")
+
+# ---- index_select of a 0-d tensor stays 0-d ---------------------------------------------------
+
+case("index_select_scalar_input", """
+    x = torch.tensor(2.5, requires_grad=True)
+    r = []
+    for idx in (torch.tensor([0]), torch.tensor(0)):
+        y = torch.index_select(x, 0, idx)
+        g, = torch.autograd.grad(y * 3, x)
+        r.append((y, g, y.grad_fn))
+    result = r
+""")
+case("index_select_scalar_input_two_indices", """
+    torch.index_select(torch.tensor(2.5), 0, torch.tensor([0, 0]))
+""")
+
+# ---- cat with a legacy empty (0,) tensor along a dim only the others have ---------------------
+
+case("cat_legacy_empty_in_dim_1", """
+    a = torch.zeros(0, requires_grad=True)
+    b = torch.ones(2, 3, requires_grad=True)
+    y = torch.cat([a, b], dim=1)
+    ga, gb = torch.autograd.grad(y, [a, b], torch.arange(6.0).view(2, 3))
+    result = [y, ga, gb]
+""")
