@@ -159,3 +159,33 @@ case("cat_legacy_empty_in_dim_1", """
     ga, gb = torch.autograd.grad(y, [a, b], torch.arange(6.0).view(2, 3))
     result = [y, ga, gb]
 """)
+
+# ---- scatter with reduce= (deprecated in torch, but still there; no derivative) ---------------
+
+case("scatter_reduce_add_multiply", """
+    x = torch.zeros(3, 4)
+    idx = torch.tensor([[0, 1, 2, 0], [1, 1, 1, 1]])
+    src = torch.arange(8.0).view(2, 4)
+    result = [torch.scatter(x, 0, idx, src, reduce='add'),
+              torch.scatter(x + 1, 0, idx, src, reduce='multiply'),
+              torch.scatter(x, 0, idx, 2.5, reduce='add'),
+              x.scatter(0, idx, src, reduce='add'),
+              torch.scatter(torch.full((3,), 3), 0, torch.tensor([0, 0]), torch.tensor([2, 5]),
+                            reduce='multiply')]
+""")
+case("scatter_reduce_not_differentiable", """
+    x = torch.zeros(3, 4, requires_grad=True)
+    idx = torch.tensor([[0, 1, 2, 0], [1, 1, 1, 1]])
+    src = torch.arange(8.0).view(2, 4).requires_grad_()
+    ys = [torch.scatter(x, 0, idx, src, reduce='add'), torch.scatter(x, 0, idx, 2.5, reduce='multiply'),
+          torch.scatter(x.detach(), 0, idx, src, reduce='add')]
+    r = [(y.grad_fn.name(), y.grad_fn.next_functions) for y in ys]
+    try:
+        ys[0].sum().backward()
+    except RuntimeError as e:
+        r.append(str(e))
+    result = r
+""")
+case("scatter_reduce_unknown", """
+    torch.scatter(torch.zeros(3), 0, torch.tensor([0]), torch.ones(1), reduce='mean')
+""")
