@@ -267,19 +267,18 @@ class BinaryCrossEntropyBackward0(Node):
         p, t = self.saved("self"), self.saved("target")
         w = self.saved("weight")
         red = self._saved["reduction"]
-        if isinstance(g, Tensor) and self.next_functions[1][0] is None:
-            # create_graph: torch's BinaryCrossEntropyBackwardBackward0
-            return bo.binary_cross_entropy_backward(g, p, t, w, red), None
-        g = _grad_scale(g, p.size if not isinstance(p, Tensor) else p.numel(), red)
-        denom = (-p + 1) * p
-        denom = denom.clamp_min(_EPS) if isinstance(denom, Tensor) else np.maximum(denom, _EPS)
-        gp = _weighted(g * (p - t) / denom, w) if self.next_functions[0][0] is not None \
-            else None
-        gt = None
-        if self.next_functions[1][0] is not None:  # d/dt = -w (log p - log(1 - p))
-            lp = c.log(p) if isinstance(p, Tensor) else np.log(p)
-            l1p = c.log(-p + 1) if isinstance(p, Tensor) else np.log1p(-p)
-            gt = _weighted(g * (l1p - lp), w)
+        n = p.size if not isinstance(p, Tensor) else p.numel()
+        gp = gt = None
+        if self.next_functions[0][0] is not None:  # torch's binary_cross_entropy_backward
+            gp = bo.binary_cross_entropy_backward(g, p, t, w, red)
+        if self.next_functions[1][0] is not None:  # d/dt = -logit(p) g, then w, then / n
+            if isinstance(p, Tensor):
+                gt = -c.log(p / (-p + 1)) * g
+            else:
+                with np.errstate(divide="ignore"):  # logit: the log in double, rounded once
+                    gt = -np.log((p / (1 - p)).astype(np.float64)).astype(p.dtype) * g
+            gt = _weighted(gt, w)
+            gt = _grad_scale(gt, n, red)
         return gp, gt
 
 

@@ -189,3 +189,47 @@ case("scatter_reduce_not_differentiable", """
 case("scatter_reduce_unknown", """
     torch.scatter(torch.zeros(3), 0, torch.tensor([0]), torch.ones(1), reduce='mean')
 """)
+
+# ---- maximum/minimum: the masked gradient stays in its dtype before it is summed back ---------
+
+case("maximum_minimum_broadcast_grad_float32", """
+    torch.manual_seed(0)
+    a = torch.randn(10, 1, 5, requires_grad=True)
+    b = torch.randn(10, 5, requires_grad=True)
+    g = torch.randn(10, 10, 5)
+    r = []
+    for f in (torch.maximum, torch.minimum, torch.max, torch.min):
+        ga, gb = torch.autograd.grad(f(a, b), [a, b], g)
+        r.append(([v.hex() for v in ga.flatten().tolist()], [v.hex() for v in gb.flatten().tolist()],
+                  ga.dtype))
+    result = r
+""")
+case("maximum_grad_signed_zeros_and_ties", """
+    a = torch.tensor([1.0, 2.0, 3.0, float('nan')], requires_grad=True)
+    b = torch.tensor([2.0, 2.0, 1.0, 0.0], requires_grad=True)
+    ga, gb = torch.autograd.grad(torch.maximum(a, b), [a, b], torch.tensor([-1.0, -3.0, -2.0, 5.0]))
+    result = [[v.hex() for v in ga.tolist()], [v.hex() for v in gb.tolist()]]
+""")
+
+# ---- binary_cross_entropy: torch's backward formulas when the target requires grad ------------
+
+case("bce_target_requires_grad_grads", """
+    p = torch.tensor([[0.2, 0.7, 0.45], [0.9, 0.05, 0.6]], dtype=torch.float64, requires_grad=True)
+    t = torch.tensor([[0.0, 1.0, 0.3], [0.8, 0.1, 1.0]], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([0.5, 2.0, 1.5], dtype=torch.float64)
+    r = []
+    for kw in ({}, {'reduction': 'sum'}, {'reduction': 'none', 'weight': w}, {'weight': w}):
+        out = torch.nn.functional.binary_cross_entropy(p, t, **kw)
+        v = torch.ones_like(out) * 0.75
+        gp, gt = torch.autograd.grad(out, [p, t], v, create_graph=True)
+        ggp, ggt = torch.autograd.grad([gp, gt], [p, t], [torch.full_like(p, 0.3), torch.full_like(t, -0.6)])
+        r.append(([x.hex() for x in gp.flatten().tolist()], [x.hex() for x in gt.flatten().tolist()],
+                  ggp, ggt, gp.grad_fn.name()))
+    result = r
+""")
+case("bce_target_requires_grad_float32", """
+    p = torch.tensor([0.2, 0.7, 0.45, 0.9, 0.05], requires_grad=True)
+    t = torch.tensor([0.0, 1.0, 0.3, 0.8, 0.1], requires_grad=True)
+    torch.nn.functional.binary_cross_entropy(p, t).backward()
+    result = [[v.hex() for v in p.grad.tolist()], [v.hex() for v in t.grad.tolist()]]
+""")
