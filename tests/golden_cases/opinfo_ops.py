@@ -297,3 +297,29 @@ case("topk_ties_float_nan_and_grad", """
     g, = torch.autograd.grad((v * torch.arange(5.0)).sum() + v2.sum(), x)
     result = [v, i, v2, i2, g]
 """)
+
+# ---- norm's backward in torch's order: g * (x / norm) for p = 2; the max-norm's mask ----------
+
+case("norm_backward_order_and_double_backward", """
+    torch.manual_seed(0)
+    x = torch.randn(5, 5, requires_grad=True)
+    r = []
+    for args in ((2,), (2, 1), (2, 0, True), (float('inf'),), (float('inf'), 1)):
+        n = torch.norm(x, *args)
+        g = torch.linspace(-1.5, 2.0, n.numel()).view(n.shape)
+        twice = args in ((2,), (2, 1), (2, 0, True))
+        gx, = torch.autograd.grad(n, x, g, create_graph=twice)
+        r.append([v.hex() for v in gx.flatten().tolist()])
+        if twice:
+            gg, = torch.autograd.grad(gx, x, torch.linspace(0.3, -0.8, 25).view(5, 5))
+            r.append([v.hex() for v in gg.flatten().tolist()])
+    for args in ((1.5, 1), (3,), (-1, 1), (0.5,)):  # here the forward norms round differently
+        r.append(torch.autograd.grad(torch.norm(x, *args).sum(), x))
+    result = r
+""")
+case("norm_inf_ties_and_nan_grad", """
+    x = torch.tensor([[3.0, -3.0, 1.0], [2.0, float('nan'), -2.0]], requires_grad=True)
+    g1, = torch.autograd.grad(torch.norm(x[0], float('inf')), x)
+    g2, = torch.autograd.grad(torch.norm(x, float('inf'), 1).sum(), x)
+    result = [g1, g2]
+""")
