@@ -164,6 +164,9 @@ CREATE_GRAPH_BACKWARD = (
     "creating the graph to avoid this. If you have to use this function, make sure to reset the "
     ".grad fields of your parameters to None after use to break the cycle and avoid the leak."
 )
+SCATTER_REDUCE_DEPRECATED = (
+    "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in "
+    "a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.")
 _WARNED_ONCE: set[str] = set()  # warnings torch gives once per process (TORCH_WARN_ONCE)
 
 

@@ -348,6 +348,15 @@ def linspace(start: float, end: float, steps: int, *, dtype: dtype | None = None
         half = steps // 2
         arr = np.where(i < half, fma(step, i, np.full(steps, lo)),
                        fma(-step, (steps - 1) - i, np.full(steps, hi)))
+    elif dt._cat < 2 and dt.np.kind in "iu":
+        # integers: start and end cast to the dtype first (truncated), a double step, each
+        # value a fused multiply-add truncated to the dtype
+        lo, hi = float(int(start)), float(int(end))
+        step = (hi - lo) / (steps - 1)
+        i = np.arange(steps, dtype=np.float64)
+        half = steps // 2
+        arr = np.where(i < half, fma64(step, i, np.full(steps, lo)),
+                       fma64(-step, (steps - 1) - i, np.full(steps, hi)))
     else:
         step = (end - start) / (steps - 1)
         i = np.arange(steps, dtype=np.float64)

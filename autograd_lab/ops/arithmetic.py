@@ -19,6 +19,7 @@ from .._messages import broadcast_error
 from . import common as c
 from .common import BinaryNode, Node, Tensor, _with_scalar, binary_args, unary_data
 from .comparison import choose
+from .number_input import number_input
 from .record import binary_fast, make, node_for, record
 
 _F32 = np.dtype(np.float32)
@@ -74,6 +75,7 @@ def _check_alpha(op: str, x: Any, y: Any, alpha: Any) -> None:
 
 def add(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
     """x + alpha * y."""
+    x = number_input(x, y)
     if type(alpha) is not int or alpha != 1:
         _check_alpha("add", x, y, alpha)
     if alpha == 1:
@@ -114,6 +116,7 @@ def _bool_sub_error(x: Any, y: Any) -> RuntimeError:
 
 def sub(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
     """x - alpha * y."""
+    x = number_input(x, y)
     if type(alpha) is not int or alpha != 1:
         _check_alpha("sub", x, y, alpha)
     if _is_bool(x) or _is_bool(y):
@@ -179,6 +182,7 @@ class MulBackward0(BinaryNode):
 
 def mul(x: Any, y: Any) -> Tensor:
     """x * y."""
+    x = number_input(x, y)
     out, node = _binary(MulBackward0, operator.mul, x, y, "mul")
     if node is not None:
         # Each factor is saved only when the *other* side needs a gradient.
@@ -215,6 +219,7 @@ class DivBackward0(BinaryNode):
 
 def div(x: Any, y: Any, *, rounding_mode: str | None = None) -> Tensor:
     """x / y (true division), or rounded to an integer value with ``rounding_mode``."""
+    x = number_input(x, y)
     if rounding_mode is not None:
         return _div_rounded(x, y, rounding_mode)
     a, b, dt = binary_args(x, y, "div")
@@ -243,6 +248,9 @@ class NotImplementedBackward(Node):
     """An op torch defines no derivative for: backward raises."""
 
     op = ""
+
+    def name(self) -> str:
+        return "torch::autograd::NotImplemented"
 
     def backward(self, *grads: Any) -> Any:
         raise RuntimeError(f"derivative for aten::{self.op} is not implemented")
@@ -331,6 +339,7 @@ def remainder_float(a: Any, b: Any) -> Any:
 
 def floor_divide(x: Any, y: Any) -> Tensor:
     """floor(x / y); torch defines no derivative for it."""
+    x = number_input(x, y)
     return _div_rounded(x, y, "floor", FloorDivideBackward, "floor_divide")
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from .._dtype import dtype as DType
 from .._messages import scalar_name as _scalar_name
 from . import common as c
+from .arithmetic import _pow_data
 from .common import Node, Tensor, norm_dims
 from .comparison import choose
 from .record import record
@@ -34,21 +35,30 @@ class LinalgVectorNormBackward0(Node):
             return _norm_backward(g, x, y, p, dims)
         if x.shape:
             g, y = _unreduce(self._saved["keepdim"], x.shape, dims, g, y)
+        # torch's norm_backward, in its order of operations
         if p == 1:
             return g * c.sign(x)
         if p == 2:
-            return choose(y == 0, 0.0, g * x / y)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return g * choose(y == 0, 0.0, x / y)
         if p == float("inf") or p == float("-inf"):
-            mask = (c.absolute(x) == y) * 1.0
-            return g * c.sign(x) * mask / c.sum_keep(mask, dims)
+            ax = c.absolute(x)
+            mask = (ax == y) | np.isnan(ax)
+            count = c.sum_keep(mask, dims).astype(g.dtype)
+            return c.sign(x) * ((g / count) * mask)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             if p < 1:  # torch: sign(x) |x|^(p-1), 0 where x = 0, times g y^(1-p)
-                scaled = choose(x == 0, 0.0, c.sign(x) * c.absolute(x) ** (p - 1))
-                return scaled * g * y ** (1 - p)
-            scale = choose(y == 0, 0.0, g / y ** (p - 1))
+                scaled = choose(x == 0, 0.0, c.sign(x) * _pw(c.absolute(x), p - 1))
+                return scaled * g * _pw(y, 1 - p)
+            scale = choose(y == 0, 0.0, g / _pw(y, p - 1))
             if p < 2:
-                return c.sign(x) * c.absolute(x) ** (p - 1) * scale
-            return x * c.absolute(x) ** (p - 2) * scale
+                return c.sign(x) * _pw(c.absolute(x), p - 1) * scale
+            return x * _pw(c.absolute(x), p - 2) * scale
+
+
+def _pw(a: np.ndarray, p: float) -> np.ndarray:
+    """``a ** p`` as torch's pow kernel rounds it."""
+    return _pow_data(a, p) if a.dtype == np.float32 else a ** p
 
 
 def _norm_backward(g: Tensor, x: Tensor, y: Tensor, p: float, dims: tuple) -> Tensor:
