@@ -16,12 +16,16 @@ from .harness import Row, Target, Workload
 W1_ITERS = 10_000
 W1_OPS = 3  # mul, add, relu
 W2_NODES = 100_000
+# Steady state: runs back to back (each already 10,000 iterations or 100,000 nodes)
+W1_STEADY, W2_STEADY = 3, 2
 
 
 # ---- W1: x = relu(x * 0.99 + 0.004) ---------------------------------------------------------
 
 class LoopEngine:
     """autograd_lab or torch (same API)."""
+
+    steady_steps = W1_STEADY
 
     def __init__(self, lib: ModuleType, iters: int = W1_ITERS) -> None:
         self.lib, self.iters = lib, iters
@@ -42,6 +46,8 @@ class LoopEngine:
 
 
 class LoopNumpy:
+    steady_steps = W1_STEADY
+
     def __init__(self, iters: int = W1_ITERS) -> None:
         self.iters = iters
         self.x = np.array(0.5, dtype=np.float32)
@@ -77,17 +83,24 @@ def w1(al: ModuleType, torch: ModuleType | None, iters: int = W1_ITERS) -> Workl
         f"backward; 1 iteration = {W1_OPS} ops (mul, add, relu)",
         setups,
         [
-            Row("forward, µs/iteration", "fwd", "µs", per_it),
-            Row("forward, µs/op", "fwd", "µs", per_op, "torch", goal),
-            Row("backward, µs/iteration", "bwd", "µs", per_it),
-            Row("backward, µs/op", "bwd", "µs", per_op, "torch", goal),
+            Row("steady: forward, µs/op", "fwd", "µs", per_op, "torch", goal),
+            Row("steady: backward, µs/op", "bwd", "µs", per_op, "torch", goal),
+            Row("  forward, µs/iteration", "fwd", "µs", per_it),
+            Row("  backward, µs/iteration", "bwd", "µs", per_it),
+            Row("  CPU time of the process, ms/run", "cpu", "ms", 1e3, "torch"),
+            Row("  minor page faults per run", "faults", "n"),
+            Row("isolated: forward, µs/op", "iso_fwd", "µs", per_op, "torch"),
+            Row("isolated: backward, µs/op", "iso_bwd", "µs", per_op, "torch"),
         ],
+        kinds=("steady", "isolated"),
     )
 
 
 # ---- W2: x = x * 1.0001, 100,000 times --------------------------------------------------------
 
 class ChainEngine:
+    steady_steps = W2_STEADY
+
     def __init__(self, lib: ModuleType, nodes: int = W2_NODES) -> None:
         self.lib, self.nodes = lib, nodes
         self.x = lib.tensor(1.0, requires_grad=True)
@@ -112,6 +125,8 @@ class ChainEngine:
 
 class ChainNumpy:
     """What backward needs of y = x * c is c: a list of the constants, walked in reverse."""
+
+    steady_steps = W2_STEADY
 
     def __init__(self, nodes: int = W2_NODES) -> None:
         self.nodes = nodes
@@ -146,7 +161,12 @@ def w2(al: ModuleType, torch: ModuleType | None, nodes: int = W2_NODES) -> Workl
         setups,
         [
             Row("survives (no RecursionError)", "ok", "bool", target=Target("true", text="yes")),
-            Row("forward, µs/node", "fwd", "µs", per_node, "torch", goal),
-            Row("backward, µs/node", "bwd", "µs", per_node, "torch", goal),
+            Row("steady: forward, µs/node", "fwd", "µs", per_node, "torch", goal),
+            Row("steady: backward, µs/node", "bwd", "µs", per_node, "torch", goal),
+            Row("  CPU time of the process, ms/run", "cpu", "ms", 1e3, "torch"),
+            Row("  minor page faults per run", "faults", "n"),
+            Row("isolated: forward, µs/node", "iso_fwd", "µs", per_node, "torch"),
+            Row("isolated: backward, µs/node", "iso_bwd", "µs", per_node, "torch"),
         ],
+        kinds=("steady", "isolated"),
     )
