@@ -345,6 +345,15 @@ def _stolen(g: Any, var: Tensor) -> bool:
             and _obeys_layout(g, var._data))
 
 
+def _sole_view(g: np.ndarray) -> bool:
+    """Whether view ``g`` is all there is of its buffer: it spans the whole of it and nothing
+    else holds it (``(g.T @ x).T``, mm's gradient of a transposed weight), so keeping ``g``
+    keeps no one else's memory (torch keeps such a gradient without a copy)."""
+    b = g.base
+    return (type(b) is np.ndarray and b.base is None and b.nbytes == g.nbytes
+            and getrefcount(b) <= 3)  # g.base, the name b, getrefcount's argument
+
+
 def accumulate_grad(var: Tensor, g: Any, create_graph: bool, version: int = 0) -> Any:
     """``var.grad += g``: what an ``AccumulateGrad`` node does with its gradient. Returns
     ``g`` as it was added (in ``var``'s dtype); ``version`` is the version ``g`` has.
@@ -385,8 +394,8 @@ def accumulate_grad(var: Tensor, g: Any, create_graph: bool, version: int = 0) -
         elif create_graph or not _stolen(g, var):
             var._grad = _clone_obey_contract(g, var)
         else:  # torch keeps this gradient tensor as it is, with its version
-            if g.base is not None or not g.flags.writeable:  # it aliases memory we still use
-                g = np.array(g, copy=True)
+            if not g.flags.writeable or g.base is not None and not _sole_view(g):
+                g = np.array(g, copy=True)  # it aliases memory something else still uses
             var._grad = _make(g, var.dtype, None)
             var._grad._vc[0] = version
     elif create_graph or var._grad._rg:

@@ -160,3 +160,39 @@ def test_kernels_in_two_threads_at_once() -> None:
         assert len(got[k]) == 20
         for y, g in got[k]:
             assert np.array_equal(y, want[k][0]) and np.array_equal(g, want[k][1])
+
+
+def _linear_backward_peak(hook: object = None) -> tuple[int, al.Tensor]:
+    import tracemalloc
+
+    rng = np.random.default_rng(5)
+    lin = al.nn.Linear(784, 256)
+    if hook is not None:
+        lin.weight.register_hook(hook)
+    x = al.tensor(rng.standard_normal((256, 784)).astype(np.float32))
+    loss = lin(x).relu().sum()
+    tracemalloc.start()
+    loss.backward()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak, lin.weight
+
+
+def test_a_linear_weight_gradient_is_kept_without_a_copy() -> None:
+    # mm's gradient of the transposed weight is (g.T @ x).T; its transpose back is a view
+    # spanning the whole product: .grad keeps it, as torch's AccumulateGrad does
+    peak, w = _linear_backward_peak()
+    nbytes = w.detach().numpy().nbytes
+    assert peak < 1.5 * nbytes  # the product, not the product and a copy of it
+    g = w.grad.numpy()
+    assert g.flags.c_contiguous and g.shape == (256, 784) and w.grad.stride() == (784, 1)
+
+
+def test_a_gradient_a_hook_kept_is_copied_into_grad() -> None:
+    kept = []
+    peak, w = _linear_backward_peak(lambda g: kept.append(g))
+    assert not np.shares_memory(kept[0].numpy(), w.grad.numpy())
+    before = kept[0].numpy().copy()
+    w.grad.mul_(3)
+    assert np.array_equal(kept[0].numpy(), before)
+    assert np.array_equal(w.grad.numpy(), before * 3)
