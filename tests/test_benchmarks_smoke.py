@@ -37,7 +37,7 @@ def close(a: object, b: object) -> None:
 def test_w1_scalar_loop_matches_numpy():
     e, n = scalar_chain.LoopEngine(al, iters=200), scalar_chain.LoopNumpy(iters=200)
     out_e, out_n = e.run(), n.run()
-    assert set(out_e) == set(out_n) == {"fwd", "bwd"}
+    assert set(out_e) == set(out_n) == {"fwd", "bwd", "cpu_fwd", "cpu_bwd"}
     close(e.value, n.value)
     close(e.grad, n.grad)
     assert e.grad == pytest.approx(0.99 ** 200, rel=1e-4)  # x stays positive: relu passes all
@@ -149,7 +149,7 @@ def test_worker_process_runs_a_workload():
     wk = Worker("numpy", by_hand=False)
     try:
         out = wk.setup("W1").run()
-        assert set(out) == {"fwd", "bwd"} and out["fwd"] > 0
+        assert set(out) == {"fwd", "bwd", "cpu_fwd", "cpu_bwd"} and out["fwd"] > 0
     finally:
         wk.close()
 
