@@ -5,8 +5,11 @@ It shares no code with the harness: each loop below is written out as a user wri
 same math with fresh arrays every step), step after step with the collector on; each step
 is timed with `time.perf_counter` and the median is printed, with the process's CPU time
 per step and its minor page faults per step. Each library runs in a fresh process of its
-own, one after the other (torch with one thread). Run it right after `run.py` and compare
-the two tables:
+own, one after the other (torch with one thread), in ``PASSES`` passes of alternating order;
+a library's figure is the median over its passes. The ratios are given for the wall clock
+and for CPU time (on a loaded machine the libraries, run one after the other, meet different
+loads: their CPU times stay comparable). Run it right after `run.py` and compare the two
+tables:
 
     PYTHONPATH=$PWD /path/to/python-with-torch benchmarks/crosscheck.py
 """
@@ -28,6 +31,7 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 REPS, WARMUP = 200, 20
+PASSES = 2
 
 
 class Clock:
@@ -182,19 +186,23 @@ def main() -> int:
             print(k + "\t" + "\t".join(map(str, v)))
         return 0
     libs = ["autograd_lab", "torch", "numpy"]
-    results: dict[str, dict[str, tuple]] = {}
+    runs: dict[str, list[dict[str, tuple]]] = {lib: [] for lib in libs}
     load0 = os.getloadavg()[0]
-    for lib in libs:
-        r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--lib", lib],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            print(f"{lib}: failed\n{r.stderr[-2000:]}")
-            continue
-        results[lib] = {parts[0]: tuple(map(float, parts[1:])) for parts in
-                        (line.split("\t") for line in r.stdout.splitlines() if "\t" in line)}
+    for p in range(PASSES):
+        for lib in libs if p % 2 == 0 else libs[::-1]:
+            r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--lib", lib],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                print(f"{lib}: failed\n{r.stderr[-2000:]}")
+                continue
+            runs[lib].append({parts[0]: tuple(map(float, parts[1:])) for parts in
+                              (line.split("\t") for line in r.stdout.splitlines() if "\t" in line)})
+    results = {lib: {k: tuple(statistics.median(v[k][i] for v in rs) for i in range(3))
+                     for k in rs[0]} for lib, rs in runs.items() if rs}
     keys = list(dict.fromkeys(k for res in results.values() for k in res))
-    print("median per step, wall clock [CPU time of the process] {minor page faults per step}")
-    print(f"{'':34}{'autograd_lab':>26}{'torch':>26}{'numpy':>26}{'vs torch':>10}{'vs numpy':>10}")
+    print(f"median per step, wall clock [CPU time of the process] {{minor page faults per step}}; "
+          f"median of {PASSES} passes")
+    print(f"{'':34}{'autograd_lab':>24}{'torch':>24}{'numpy':>24}{'vs torch':>13}{'vs numpy':>13}")
     for k in keys:
         cells, vals = [], {}
         for lib in libs:
@@ -202,11 +210,12 @@ def main() -> int:
             if v is None:
                 cells.append("-")
                 continue
-            vals[lib] = v[0]
+            vals[lib] = v
             cells.append(f"{v[0]:.3f} [{v[1]:.3f}] {{{v[2]:.0f}}}")
         a = vals.get("autograd_lab")
-        ratios = [f"{a / vals[r]:.2f}x" if a and vals.get(r) else "-" for r in ("torch", "numpy")]
-        print(f"{k:34}" + "".join(f"{c:>26}" for c in cells) + "".join(f"{r:>10}" for r in ratios))
+        ratios = [f"{a[0] / vals[r][0]:.2f} [{a[1] / vals[r][1]:.2f}]" if a and r in vals else "-"
+                  for r in ("torch", "numpy")]
+        print(f"{k:34}" + "".join(f"{c:>24}" for c in cells) + "".join(f"{r:>13}" for r in ratios))
     print(f"load (1-minute average) {load0:.1f} at start, {os.getloadavg()[0]:.1f} at end, "
           f"on {os.cpu_count()} CPUs")
     return 0
