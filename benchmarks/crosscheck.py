@@ -1,8 +1,15 @@
-"""An independent second measurement of the figures `run.py` reports.
+"""An independent second measurement of the steady-state figures `run.py` reports.
 
-It shares no code with the harness: plain loops, `time.perf_counter`, the median of many
-repetitions after a warm-up, the collector left on. Each library runs in a fresh process of
-its own (torch with one thread). Run it right after `run.py` and compare the two tables:
+It shares no code with the harness: each loop below is written out as a user writes it
+(`loss = F.cross_entropy(x, y); loss.backward(); x.grad = None`, a training step, numpy's
+same math with fresh arrays every step), step after step with the collector on; each step
+is timed with `time.perf_counter` and the median is printed, with the process's CPU time
+per step and its minor page faults per step. Each library runs in a fresh process of its
+own, one after the other (torch with one thread), in ``PASSES`` passes of alternating order;
+a library's figure is the median over its passes. The ratios are given for the wall clock
+and for CPU time (on a loaded machine the libraries, run one after the other, meet different
+loads: their CPU times stay comparable). Run it right after `run.py` and compare the two
+tables:
 
     PYTHONPATH=$PWD /path/to/python-with-torch benchmarks/crosscheck.py
 """
@@ -17,26 +24,100 @@ from pathlib import Path
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = "1"
 
+import resource  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-REPS = 200
+REPS, WARMUP = 200, 20
+PASSES = 2
 
 
-def median_ms(fn, reps: int = REPS, warmup: int = 20) -> float:
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
+class Clock:
+    """Per-step wall and CPU times and the minor page faults of a loop."""
+
+    def __init__(self) -> None:
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+        self.faults0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+    def start(self) -> None:
+        self.t0, self.c0 = time.perf_counter(), time.process_time()
+
+    def stop(self) -> None:
+        self.wall.append(time.perf_counter() - self.t0)
+        self.cpu.append(time.process_time() - self.c0)
+
+    def result(self, scale: float = 1e3, per: int = 1) -> tuple[float, float, float]:
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - self.faults0
+        return (statistics.median(self.wall) * scale / per,
+                statistics.median(self.cpu) * scale / per, faults / len(self.wall))
 
 
-def measure(lib_name: str) -> dict[str, float]:
+def ce_data() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(1)
+    return rng.standard_normal((512, 1000)).astype(np.float32) * 3, rng.integers(0, 1000, 512)
+
+
+def mlp_data() -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    rng = np.random.default_rng(2)
+    params = [rng.uniform(-0.05, 0.05, s).astype(np.float32)
+              for s in ((256, 784), (256,), (10, 256), (10,))]
+    return rng.standard_normal((256, 784)).astype(np.float32), rng.integers(0, 10, 256), params
+
+
+def measure_numpy() -> dict[str, tuple]:
+    out = {}
+    z, y = ce_data()
+    rows = np.arange(512)
+    clock = Clock()
+    for i in range(WARMUP + REPS):
+        if i == WARMUP:
+            clock = Clock()
+        clock.start()
+        shifted = z - z.max(axis=1, keepdims=True)
+        e = np.exp(shifted)
+        s = e.sum(axis=1, keepdims=True)
+        loss = -(shifted[rows, y] - np.log(s[:, 0])).mean()
+        g = e / s
+        g[rows, y] -= 1
+        g /= 512
+        clock.stop()
+    out["cross-entropy 512x1000, ms/step"] = clock.result()
+
+    X, t, (w1, b1, w2, b2) = mlp_data()
+    rows = np.arange(256)
+    for i in range(WARMUP + REPS // 2):
+        if i == WARMUP:
+            clock = Clock()
+        clock.start()
+        z1 = X @ w1.T + b1
+        h = np.maximum(z1, 0)
+        logits = h @ w2.T + b2
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(shifted)
+        s = e.sum(axis=1, keepdims=True)
+        loss = -(shifted[rows, t] - np.log(s[:, 0])).mean()
+        d = e / s
+        d[rows, t] -= 1
+        d /= 256
+        dh = d @ w2
+        dz1 = dh * (z1 > 0)
+        gw1, gb1, gw2, gb2 = dz1.T @ X, dz1.sum(axis=0), d.T @ h, d.sum(axis=0)
+        w1 -= 0.1 * gw1
+        b1 -= 0.1 * gb1
+        w2 -= 0.1 * gw2
+        b2 -= 0.1 * gb2
+        clock.stop()
+    out["MLP SGD step, ms/step"] = clock.result()
+    del loss
+    return out
+
+
+def measure(lib_name: str) -> dict[str, tuple]:
+    if lib_name == "numpy":
+        return measure_numpy()
     if lib_name == "torch":
         import torch as lib
 
@@ -47,76 +128,96 @@ def measure(lib_name: str) -> dict[str, float]:
     F = __import__(lib.__name__ + ".nn.functional", fromlist=["cross_entropy"])
     nn = __import__(lib.__name__ + ".nn", fromlist=["Linear"])
     optim = __import__(lib.__name__ + ".optim", fromlist=["SGD"])
-    rng = np.random.default_rng(1)
-    out: dict[str, float] = {}
+    out: dict[str, tuple] = {}
 
-    # Softmax cross-entropy, 512 x 1000 float32, forward + backward.
-    z = lib.tensor(rng.standard_normal((512, 1000)).astype(np.float32) * 3, requires_grad=True)
-    y = lib.tensor(rng.integers(0, 1000, 512))
+    zd, yd = ce_data()
+    x, y = lib.tensor(zd, requires_grad=True), lib.tensor(yd)
+    clock = Clock()
+    for i in range(WARMUP + REPS):
+        if i == WARMUP:
+            clock = Clock()
+        clock.start()
+        loss = F.cross_entropy(x, y)
+        loss.backward()
+        x.grad = None
+        clock.stop()
+    out["cross-entropy 512x1000, ms/step"] = clock.result()
 
-    def ce() -> None:
-        z.grad = None
-        F.cross_entropy(z, y).backward()
-
-    out["cross-entropy 512x1000, fwd+bwd, ms"] = median_ms(ce)
-
-    # One SGD step of a 784-256-10 ReLU MLP, batch 256.
-    X = lib.tensor(rng.standard_normal((256, 784)).astype(np.float32))
-    t = lib.tensor(rng.integers(0, 10, 256))
+    Xd, td, pd = mlp_data()
+    X, t = lib.tensor(Xd), lib.tensor(td)
     l1, l2 = nn.Linear(784, 256), nn.Linear(256, 10)
-    params = [*l1.parameters(), *l2.parameters()]
+    params = [l1.weight, l1.bias, l2.weight, l2.bias]
     with lib.no_grad():
-        for p in params:
-            p.copy_(lib.tensor(rng.uniform(-0.05, 0.05, tuple(p.shape)).astype(np.float32)))
+        for p, a in zip(params, pd):
+            p.copy_(lib.tensor(a))
     opt = optim.SGD(params, lr=0.1)
-
-    def step() -> None:
+    for i in range(WARMUP + REPS // 2):
+        if i == WARMUP:
+            clock = Clock()
+        clock.start()
         opt.zero_grad()
-        F.cross_entropy(l2(l1(X).relu()), t).backward()
+        loss = F.cross_entropy(l2(l1(X).relu()), t)
+        loss.backward()
         opt.step()
-
-    out["MLP SGD step, ms"] = median_ms(step, reps=100)
+        clock.stop()
+    out["MLP SGD step, ms/step"] = clock.result()
 
     # 10,000 scalar iterations of relu(x * 0.99 + 0.004): 30,000 ops, forward then backward.
-    x = lib.tensor(0.5, requires_grad=True)
-    fwd, bwd = [], []
+    v0 = lib.tensor(0.5, requires_grad=True)
+    fwd, bwd = Clock(), Clock()
     for _ in range(7):
-        x.grad = None
-        t0 = time.perf_counter()
-        v = x
+        v0.grad = None
+        fwd.start()
+        v = v0
         for _ in range(10_000):
             v = (v * 0.99 + 0.004).relu()
-        t1 = time.perf_counter()
+        fwd.stop()
+        bwd.start()
         v.backward()
-        t2 = time.perf_counter()
-        fwd.append(t1 - t0)
-        bwd.append(t2 - t1)
-    out["scalar loop forward, µs/op"] = statistics.median(fwd) / 30_000 * 1e6
-    out["scalar loop backward, µs/op"] = statistics.median(bwd) / 30_000 * 1e6
+        bwd.stop()
+    out["scalar loop forward, µs/op"] = fwd.result(1e6, 30_000)
+    out["scalar loop backward, µs/op"] = bwd.result(1e6, 30_000)
     return out
 
 
 def main() -> int:
     if len(sys.argv) == 3 and sys.argv[1] == "--lib":
         for k, v in measure(sys.argv[2]).items():
-            print(f"{k}\t{v}")
+            print(k + "\t" + "\t".join(map(str, v)))
         return 0
-    libs = ["autograd_lab", "torch"]
-    results: dict[str, dict[str, float]] = {}
-    for lib in libs:
-        r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--lib", lib],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            print(f"{lib}: failed\n{r.stderr[-2000:]}")
-            continue
-        results[lib] = {k: float(v) for k, v in
-                        (line.split("\t") for line in r.stdout.splitlines() if "\t" in line)}
-    keys = next(iter(results.values())).keys() if results else []
-    print(f"{'':40}{'autograd_lab':>14}{'torch':>10}{'ratio':>9}")
+    libs = ["autograd_lab", "torch", "numpy"]
+    runs: dict[str, list[dict[str, tuple]]] = {lib: [] for lib in libs}
+    load0 = os.getloadavg()[0]
+    for p in range(PASSES):
+        for lib in libs if p % 2 == 0 else libs[::-1]:
+            r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--lib", lib],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                print(f"{lib}: failed\n{r.stderr[-2000:]}")
+                continue
+            runs[lib].append({parts[0]: tuple(map(float, parts[1:])) for parts in
+                              (line.split("\t") for line in r.stdout.splitlines() if "\t" in line)})
+    results = {lib: {k: tuple(statistics.median(v[k][i] for v in rs) for i in range(3))
+                     for k in rs[0]} for lib, rs in runs.items() if rs}
+    keys = list(dict.fromkeys(k for res in results.values() for k in res))
+    print(f"median per step, wall clock [CPU time of the process] {{minor page faults per step}}; "
+          f"median of {PASSES} passes")
+    print(f"{'':34}{'autograd_lab':>24}{'torch':>24}{'numpy':>24}{'vs torch':>13}{'vs numpy':>13}")
     for k in keys:
-        a, t = results.get("autograd_lab", {}).get(k), results.get("torch", {}).get(k)
-        ratio = f"{a / t:.2f}x" if a and t else "-"
-        print(f"{k:40}{a or float('nan'):14.3f}{t or float('nan'):10.3f}{ratio:>9}")
+        cells, vals = [], {}
+        for lib in libs:
+            v = results.get(lib, {}).get(k)
+            if v is None:
+                cells.append("-")
+                continue
+            vals[lib] = v
+            cells.append(f"{v[0]:.3f} [{v[1]:.3f}] {{{v[2]:.0f}}}")
+        a = vals.get("autograd_lab")
+        ratios = [f"{a[0] / vals[r][0]:.2f} [{a[1] / vals[r][1]:.2f}]" if a and r in vals else "-"
+                  for r in ("torch", "numpy")]
+        print(f"{k:34}" + "".join(f"{c:>24}" for c in cells) + "".join(f"{r:>13}" for r in ratios))
+    print(f"load (1-minute average) {load0:.1f} at start, {os.getloadavg()[0]:.1f} at end, "
+          f"on {os.cpu_count()} CPUs")
     return 0
 
 

@@ -5,6 +5,19 @@ Every implementation of a workload is a ``Runner``: set up once, then each call 
 One round runs every implementation once, in an order that rotates from round to
 round, so that slow phases of the machine hit all implementations alike; the result
 of a measurement is its median over the rounds.
+
+Two kinds of sample (``SAMPLERS``):
+
+* ``steady`` (the headline): the loop a user writes. ``runner.loop_step()`` (else ``run()``) is
+  called ``runner.steady_steps`` times back to back: no ``gc.collect()``, no untimed run, the
+  collector on, each step's tensors released as a plain loop releases them (a name keeps
+  the previous step's value until it is assigned again). The sample is the median over
+  the block of each measurement, plus ``mean_<first>`` (the block's mean: collector
+  pauses and page faults included), ``cpu`` (the median CPU time of the process per step,
+  which other processes on a loaded machine do not inflate) and ``faults`` (minor page
+  faults per step).
+* ``isolated``: ``gc.collect()`` and one untimed run before the timed runs (warm caches, a
+  clean heap). Its measurements are named ``iso_<name>``.
 """
 
 from __future__ import annotations
@@ -12,7 +25,9 @@ from __future__ import annotations
 import gc
 import hashlib
 import math
+import resource
 import statistics
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -66,6 +81,46 @@ def timed_run(runner: Runner) -> dict[str, float]:
     return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
 
 
+def _minor_faults() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
+def steady_run(runner: Runner) -> dict[str, float]:
+    """One steady-state measurement: ``runner.steady_steps`` back-to-back steps (see the
+    module docstring); medians over the block, its mean and the page faults per step."""
+    step = getattr(runner, "loop_step", None) or runner.run
+    n = getattr(runner, "steady_steps", 1)
+    cpu, runs = [], []
+    f0 = _minor_faults()
+    for _ in range(n):
+        c0 = time.process_time()
+        runs.append(step())
+        cpu.append(time.process_time() - c0)
+    faults = (_minor_faults() - f0) / n
+    out = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    first = next(iter(runs[0]))
+    out["mean_" + first] = statistics.fmean(r[first] for r in runs)
+    out["cpu"] = statistics.median(cpu)  # this process's CPU time: blind to other processes
+    out["faults"] = faults
+    return out
+
+
+def isolated_run(runner: Runner) -> dict[str, float]:
+    """``timed_run`` with its measurements named ``iso_<name>``."""
+    return {"iso_" + k: v for k, v in timed_run(runner).items()}
+
+
+SAMPLERS: dict[str, Callable[[Runner], dict[str, float]]] = {
+    "steady": steady_run, "isolated": isolated_run, "plain": timed_run,
+}
+
+
+def take_sample(runner: Runner, kind: str) -> dict[str, float]:
+    """One sample of ``kind`` (a key of ``SAMPLERS``), here or in the runner's process."""
+    remote = getattr(runner, "sample", None)
+    return remote(kind) if remote is not None else SAMPLERS[kind](runner)
+
+
 class RemoteError(RuntimeError):
     """An error raised in a worker process (its text names the original type)."""
 
@@ -114,6 +169,7 @@ class Workload:
     rows: list[Row]
     max_rounds: int | None = None  # a cap (memory readings do not vary; imports are slow)
     notes: list[str] = field(default_factory=list)
+    kinds: tuple[str, ...] = ("plain",)  # samples taken: a key of SAMPLERS each, in order
 
 
 @dataclass
@@ -134,6 +190,12 @@ class Result:
         values = self.values(impl, metric)
         return (min(values), max(values)) if values else None
 
+    def merge(self, other: Result) -> None:
+        """Add the samples (and errors) of another pass over the same implementations."""
+        for impl, metrics in other.samples.items():
+            self.samples.setdefault(impl, {}).update(metrics)
+        self.errors.update(other.errors)
+
     def ratios(self, impl: str, ref: str, metric: str) -> list[float]:
         """``impl / ref`` within each round (both measured moments apart), round by round."""
         a = self.samples.get(impl, {}).get(metric, [])
@@ -143,8 +205,10 @@ class Result:
 
 def measure(w: Workload, rounds: int, warmup: int = 1,
             make_runner: Callable[[str], Runner] | None = None,
-            impls: list[str] | None = None) -> Result:
-    """Run every implementation of ``w`` for ``rounds`` interleaved rounds.
+            impls: list[str] | None = None, iso_rounds: int | None = None) -> Result:
+    """Run every implementation of ``w`` for ``rounds`` interleaved rounds, one pass per
+    kind of sample in ``w.kinds`` (the isolated pass: ``iso_rounds`` rounds, default
+    ``rounds``). Steady-state rounds come first, so no collection precedes them.
 
     By default the runners are built here, from ``w.setups``; ``make_runner(impl)`` can
     build them elsewhere (in worker processes).
@@ -168,11 +232,13 @@ def measure(w: Workload, rounds: int, warmup: int = 1,
     names = list(runners)
     for _ in range(warmup):
         for name in names:
-            _one(runners, name, None, errors)
-    for r in range(rounds):
-        k = r % len(names) if names else 0
-        for name in names[k:] + names[:k]:
-            _one(runners, name, samples.setdefault(name, {}), errors)
+            _one(runners, name, None, errors, w.kinds[0])
+    for kind in w.kinds:
+        n = iso_rounds if kind == "isolated" and iso_rounds is not None else rounds
+        for r in range(n):
+            k = r % len(names) if names else 0
+            for name in names[k:] + names[:k]:
+                _one(runners, name, samples.setdefault(name, {}), errors, kind)
     runners.clear()
     gc.collect()
     return Result(impls, samples, errors, digests)
@@ -183,12 +249,12 @@ def _error_text(e: BaseException) -> str:
 
 
 def _one(runners: dict[str, Runner], name: str, into: dict[str, list[float]] | None,
-         errors: dict[str, str]) -> None:
+         errors: dict[str, str], kind: str = "plain") -> None:
     runner = runners.get(name)
     if runner is None:
         return
     try:
-        out = timed_run(runner)
+        out = take_sample(runner, kind)
     except Exception as e:
         errors[name] = _error_text(e)
         del runners[name]
@@ -196,3 +262,22 @@ def _one(runners: dict[str, Runner], name: str, into: dict[str, list[float]] | N
     if into is not None:
         for metric, value in out.items():
             into.setdefault(metric, []).append(float(value))
+
+
+def steady_rows(label: str, metric: str, unit: str, scale: float, ref: str | None,
+                target: Target | None, steps: int, parts: list[tuple[str, str]] = (),
+                also: str | None = None) -> list[Row]:
+    """The rows of a timed workload: the steady-state figure (the target's), the same against
+    ``also``, its ``parts``, the block's mean, the page faults per step, and the isolated
+    figure beside them (labelled)."""
+    rows = [Row(f"steady: {label}, {unit}/step", metric, unit, scale, ref, target)]
+    if also is not None:
+        rows.append(Row(f"  (the same, against {also})", metric, unit, scale, also))
+    rows += [Row(f"  {name}, {unit}", m, unit, scale) for name, m in parts]
+    rows += [
+        Row(f"  mean of the {steps} steps, {unit}/step", "mean_" + metric, unit, scale, ref),
+        Row(f"  CPU time of the process, {unit}/step", "cpu", unit, scale, ref),
+        Row("  minor page faults per step", "faults", "n"),
+        Row(f"isolated: {label}, {unit}", "iso_" + metric, unit, scale, ref),
+    ]
+    return rows

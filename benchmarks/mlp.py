@@ -3,6 +3,9 @@
 All three implementations start from the same weights and data (drawn here with
 numpy) and keep torch's layout: ``weight`` is (out, in), a layer is ``x @ W.T + b``.
 A step is: clear the gradients, forward, loss, backward, ``p -= lr * p.grad``.
+The steady-state sample times steps back to back, as a training loop runs them; numpy's
+step is written as a plain loop's body (fresh arrays every step, each name holding its
+array until the next step assigns it).
 """
 
 from __future__ import annotations
@@ -13,10 +16,11 @@ from types import ModuleType
 
 import numpy as np
 
-from .harness import Row, Target, Workload, fed
+from .harness import Target, Workload, fed, steady_rows
 
 LR = 0.1
-STEPS = 5  # steps per timed sample (one step is about a millisecond)
+STEPS = 5  # steps per isolated sample (one step is about two milliseconds)
+STEADY_STEPS = 20  # back-to-back steps per steady-state sample
 
 
 @dataclass
@@ -63,6 +67,7 @@ class StepNN:
     """torch, or autograd_lab once it has them: nn.Linear, F.cross_entropy, optim.SGD."""
 
     repeat = 3  # each run is already STEPS steps
+    steady_steps = STEADY_STEPS
 
     def __init__(self, lib: ModuleType, init: Init) -> None:
         import importlib
@@ -92,6 +97,12 @@ class StepNN:
         for _ in range(STEPS):
             self.step()
         return {"step": (time.perf_counter() - t0) / STEPS}
+
+    def loop_step(self) -> dict[str, float]:
+        """One step of a training loop (``loss = step()``: the loop's name keeps the loss)."""
+        t0 = time.perf_counter()
+        self.last = self.step()
+        return {"step": time.perf_counter() - t0}
 
     def grads(self) -> list[np.ndarray]:
         return [p.grad.numpy() for p in self.params]
@@ -124,9 +135,10 @@ class StepByHand(StepNN):
 
 
 class StepNumpy:
-    """Forward and backward by hand."""
+    """Forward and backward by hand, as a plain loop's body (attributes play its names)."""
 
     repeat = 3
+    steady_steps = STEADY_STEPS
 
     def __init__(self, init: Init) -> None:
         self.X, self.y = init.X, init.y
@@ -137,20 +149,21 @@ class StepNumpy:
     def step(self) -> np.float32:
         X, y, rows = self.X, self.y, self.rows
         w1, b1, w2, b2 = self.params
-        z1 = X @ w1.T + b1
-        h = np.maximum(z1, 0)
-        logits = h @ w2.T + b2
-        shifted = logits - logits.max(axis=1, keepdims=True)
-        e = np.exp(shifted)
-        s = e.sum(axis=1, keepdims=True)
-        loss = -(shifted[rows, y] - np.log(s[:, 0])).mean()
+        self.z1 = X @ w1.T + b1
+        self.h = np.maximum(self.z1, 0)
+        self.logits = self.h @ w2.T + b2
+        self.shifted = self.logits - self.logits.max(axis=1, keepdims=True)
+        self.e = np.exp(self.shifted)
+        self.s = self.e.sum(axis=1, keepdims=True)
+        loss = -(self.shifted[rows, y] - np.log(self.s[:, 0])).mean()
         # d loss / d logits = (softmax - onehot) / batch
-        d = e / s
-        d[rows, y] -= 1
-        d /= X.shape[0]
-        dh = d @ w2
-        dz1 = dh * (z1 > 0)
-        self._grads = [dz1.T @ X, dz1.sum(axis=0), d.T @ h, d.sum(axis=0)]
+        self.d = self.e / self.s
+        self.d[rows, y] -= 1
+        self.d /= X.shape[0]
+        self.dh = self.d @ w2
+        self.dz1 = self.dh * (self.z1 > 0)
+        self._grads = [self.dz1.T @ X, self.dz1.sum(axis=0), self.d.T @ self.h,
+                       self.d.sum(axis=0)]
         for p, g in zip(self.params, self._grads):
             p -= LR * g
         return loss
@@ -160,6 +173,11 @@ class StepNumpy:
         for _ in range(STEPS):
             self.step()
         return {"step": (time.perf_counter() - t0) / STEPS}
+
+    def loop_step(self) -> dict[str, float]:
+        t0 = time.perf_counter()
+        self.last = self.step()
+        return {"step": time.perf_counter() - t0}
 
     def grads(self) -> list[np.ndarray]:
         return self._grads
@@ -187,5 +205,7 @@ def w3(al: ModuleType, torch: ModuleType | None, by_hand: bool = False, **size: 
         f"W3  SGD step of a {'-'.join(map(str, dims))} ReLU MLP, batch {size.get('batch', 256)}, "
         f"float32, cross-entropy (autograd_lab: {via})",
         setups,
-        [Row("ms/step", "step", "ms", 1e3, "torch", Target("ratio", 1.0, text="<= 1.0x torch"))],
+        steady_rows("one step", "step", "ms", 1e3, "torch",
+                    Target("ratio", 1.0, text="<= 1.0x torch"), STEADY_STEPS, also="numpy"),
+        kinds=("steady", "isolated"),
     )

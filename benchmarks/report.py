@@ -8,7 +8,7 @@ from typing import Any
 
 from .harness import IMPLS, Result, Row, Workload
 
-COLS = (44, 13, 10, 10, 26, 16, 8)  # label, 3 implementations, ratio, target, result
+COLS = (38, 13, 10, 10, 27, 16, 8)  # label, 3 implementations, ratio, target, result
 
 
 def fmt(v: float | None, unit: str) -> str:

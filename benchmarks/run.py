@@ -34,6 +34,7 @@ from benchmarks.report import header, summary, table  # noqa: E402
 from benchmarks.suite import LOCAL, workloads  # noqa: E402
 
 ROUNDS, QUICK_ROUNDS = 15, 2
+ISO_ROUNDS = 7  # rounds of isolated samples (the figure kept beside the steady state)
 
 
 def _load() -> float:
@@ -43,12 +44,22 @@ def _load() -> float:
         return float("nan")
 
 
+LEGEND = (
+    "steady: the loop a user writes, step after step (no gc.collect() or untimed run between\n"
+    "  steps, the collector on, each step's tensors released as a plain loop releases them);\n"
+    "  a sample is the median over a block of back-to-back steps, and its ratio is taken\n"
+    "  within the round. isolated: gc.collect() and an untimed warm run before each sample.\n"
+    "  'load' is the 1-minute load average when the workload started and ended.")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help=f"{QUICK_ROUNDS} rounds: a smoke test")
     p.add_argument("--only", help="comma-separated workloads, e.g. W1,W3 (also: import)")
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     p.add_argument("--rounds", type=int, help=f"rounds per workload (default {ROUNDS})")
+    p.add_argument("--iso-rounds", type=int,
+                   help=f"rounds of isolated samples (default {ISO_ROUNDS}, at most --rounds)")
     p.add_argument("--no-torch", action="store_true", help="leave PyTorch out")
     p.add_argument("--by-hand", action="store_true",
                    help="W3/W6: use engine ops even when autograd_lab.nn exists")
@@ -68,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"unknown workload(s) {', '.join(unknown)}; choose from {', '.join(keys)}")
         keys = [by_lower[k.lower()] for k in wanted]
     rounds = args.rounds or (QUICK_ROUNDS if args.quick else ROUNDS)
+    iso_rounds = min(rounds, args.iso_rounds or ISO_ROUNDS)
 
     pool: dict[str, worker.Worker] = {}
     notes = []
@@ -80,12 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "python": platform.python_version(), "numpy": np.__version__, "torch": torch_version,
         "autograd_lab": autograd_lab.__version__, "machine": platform.machine(),
-        "rounds": rounds, "threads": 1, "processes": "in-process" if args.in_process else
+        "rounds": rounds, "iso_rounds": iso_rounds, "threads": 1, "processes": "in-process" if args.in_process else
         "one per implementation",
     }
     print(f"autograd_lab benchmarks: python {meta['python']}, numpy {meta['numpy']}, "
           f"torch {torch_version or '- (not importable)'}; one thread; {meta['processes']}; "
-          f"median of {rounds} interleaved rounds")
+          f"median of {rounds} interleaved rounds ({iso_rounds} for isolated figures)")
     env = {impl: wk.info.get("env", {}) for impl, wk in pool.items()}
     if args.in_process:
         env = {"in-process": _env.describe(torch)}
@@ -98,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     meta["env"] = env
     for note in notes:
         print("note:", note)
+    print(LEGEND)
     print()
     print(header())
     out: list[dict] = []
@@ -107,12 +120,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for key in keys:
             w = builders[key]()
+            w_load = _load()
             if args.in_process or key in LOCAL:
-                res = measure(w, rounds)
+                res = measure(w, rounds, iso_rounds=iso_rounds)
             else:
                 res = measure(w, rounds, make_runner=lambda impl, k=key: pool[impl].setup(k),
-                              impls=[i for i in IMPLS if i in pool])
+                              impls=[i for i in IMPLS if i in pool], iso_rounds=iso_rounds)
             lines, rows = table(w, res)
+            lines.append(f"    load {w_load:.1f} -> {_load():.1f}")
             digests = {d for d in res.digests.values() if d is not None}
             if len(digests) > 1:
                 raise SystemExit(f"{key}: the implementations were fed different arrays: "
@@ -123,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(lines), flush=True)
             all_rows += rows
             out.append({"key": w.key, "title": w.title, "rows": rows, "errors": res.errors,
-                        "samples": res.samples})
+                        "samples": res.samples, "load": [w_load, _load()]})
     finally:
         for wk in pool.values():
             wk.close()

@@ -5,7 +5,7 @@ objects too, which slows down an engine that creates Python objects per op: meas
 in one process, autograd_lab would be charged for torch's presence.)
 
 The main process sends one JSON line per command and reads one JSON line back:
-``{"op": "setup", "key": "W1"}``, ``{"op": "run"}``, ``{"op": "drop"}``.
+``{"op": "setup", "key": "W1"}``, ``{"op": "run", "kind": "steady"}``, ``{"op": "drop"}``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import subprocess  # noqa: E402
 import traceback  # noqa: E402
 from typing import Any  # noqa: E402
 
-from benchmarks.harness import RemoteError, take_fed_digest, timed_run  # noqa: E402
+from benchmarks.harness import SAMPLERS, RemoteError, take_fed_digest  # noqa: E402
 
 
 class RemoteRunner:
@@ -39,7 +39,11 @@ class RemoteRunner:
         self.digest = digest  # of the arrays the remote runner was fed
 
     def run(self) -> dict[str, float]:
-        return self.worker.call({"op": "run"})["out"]
+        return self.sample("plain")
+
+    def sample(self, kind: str) -> dict[str, float]:
+        """One sample of ``kind`` (``harness.SAMPLERS``), taken in the worker process."""
+        return self.worker.call({"op": "run", "kind": kind})["out"]
 
 
 class Worker:
@@ -126,7 +130,7 @@ def _serve(impl: str, by_hand: bool) -> None:
             elif msg["op"] == "run":
                 if runner is None:
                     raise RuntimeError("not set up")
-                send({"out": timed_run(runner)})
+                send({"out": SAMPLERS[msg.get("kind", "plain")](runner)})
             elif msg["op"] == "drop":
                 runner = None
                 gc.collect()

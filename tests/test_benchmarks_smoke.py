@@ -21,7 +21,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks import cross_entropy, matmul_chain, mlp, relu_memory, scalar_chain  # noqa: E402
 from benchmarks._env import MB  # noqa: E402
-from benchmarks.harness import measure  # noqa: E402
+from benchmarks.harness import measure, steady_run  # noqa: E402
 from benchmarks.import_time import ImportTime  # noqa: E402
 from benchmarks.report import summary, table  # noqa: E402
 from benchmarks.worker import Worker  # noqa: E402
@@ -37,7 +37,7 @@ def close(a: object, b: object) -> None:
 def test_w1_scalar_loop_matches_numpy():
     e, n = scalar_chain.LoopEngine(al, iters=200), scalar_chain.LoopNumpy(iters=200)
     out_e, out_n = e.run(), n.run()
-    assert set(out_e) == set(out_n) == {"fwd", "bwd"}
+    assert set(out_e) == set(out_n) == {"fwd", "bwd", "cpu_fwd", "cpu_bwd"}
     close(e.value, n.value)
     close(e.grad, n.grad)
     assert e.grad == pytest.approx(0.99 ** 200, rel=1e-4)  # x stays positive: relu passes all
@@ -105,11 +105,38 @@ def test_harness_and_table_without_torch():
     assert res.present == ["autograd_lab", "numpy"] and not res.errors
     assert all(len(v) == 3 for v in res.samples["autograd_lab"].values())
     lines, rows = table(w, res)
-    per_op = [r for r in rows if r["label"] == "forward, µs/op"][0]
+    per_op = [r for r in rows if r["label"] == "steady: forward, µs/op"][0]
     assert per_op["values"]["torch"] is None and per_op["ratio"] is None
     assert per_op["result"] is None  # no torch: the target cannot be checked
     assert "1 iteration = 3 ops" in lines[0]
     assert summary(rows) == "targets: 0 pass, 0 miss, 2 not measured"
+
+
+def test_steady_state_sample_runs_the_users_loop():
+    logits, targets = cross_entropy.make_data(batch=16, classes=7, seed=3)
+    e = cross_entropy.CEEngine(al, logits, targets)
+    e.steady_steps = 4
+    out = steady_run(e)
+    assert set(out) == {"total", "fwd", "bwd", "mean_total", "cpu", "faults"}
+    assert e.z.grad is None  # each step ends as the loop does: x.grad = None
+    assert e.last.grad_fn is not None  # the loop's `loss` name holds the last loss
+    n = cross_entropy.CENumpy(logits, targets)
+    n.steady_steps = 4
+    assert set(steady_run(n)) == set(out)
+    np.testing.assert_allclose(n.loss, float(e.last.detach()), rtol=RTOL)
+    ref = cross_entropy.CENumpy(logits, targets)
+    ref.run()
+    close(n.g, ref.grad)
+
+
+def test_steady_and_isolated_samples_in_one_measurement():
+    w = mlp.w3(al, None, batch=8, n_in=12, hidden=6, n_out=3)
+    res = measure(w, rounds=2, warmup=0, iso_rounds=1)
+    s = res.samples["autograd_lab"]
+    assert len(s["step"]) == 2 and len(s["iso_step"]) == 1 and len(s["faults"]) == 2
+    lines, rows = table(w, res)
+    assert rows[0]["label"] == "steady: one step, ms/step" and rows[0]["ref"] == "torch"
+    assert any(r["label"].startswith("isolated:") for r in rows)
 
 
 def test_memory_targets_pass_at_small_size():
@@ -122,7 +149,7 @@ def test_worker_process_runs_a_workload():
     wk = Worker("numpy", by_hand=False)
     try:
         out = wk.setup("W1").run()
-        assert set(out) == {"fwd", "bwd"} and out["fwd"] > 0
+        assert set(out) == {"fwd", "bwd", "cpu_fwd", "cpu_bwd"} and out["fwd"] > 0
     finally:
         wk.close()
 

@@ -22,6 +22,7 @@ from .._dtype import dtype as DType
 from .._fma import fma32, fma64
 from .._messages import scalar_name as _scalar_name
 from .._precision import exact
+from .._scratch import scratch
 from . import backward_ops as bo
 from . import common as c
 from .common import Node, Tensor, norm_dim
@@ -129,6 +130,13 @@ def _block_rows(a: np.ndarray) -> int:
     return max(1, _BLOCK_BYTES // (a.shape[1] * a.itemsize))
 
 
+def _row_bufsize(k: int) -> int:
+    """A ufunc buffer size for row-by-row kernels over rows of ``k`` elements: at most one
+    row. With numpy's default (8192 elements) an array minus a (rows, 1) column goes
+    through the buffered iterator and takes twice as long; the results are the same."""
+    return max(16, min(8192, -(-k // 16) * 16))
+
+
 def _log_softmax_rows(x: np.ndarray) -> np.ndarray:
     """(x - max) - log(sum(exp(x - max))) along the last dim of a C-contiguous float array;
     the whole-array form's arithmetic, a block of rows at a time."""
@@ -140,19 +148,26 @@ def _log_softmax_rows(x: np.ndarray) -> np.ndarray:
     y = res.reshape(n, k)
     step = _block_rows(x)
     rows = min(step, n)
-    shifted, ex = np.empty((rows, k), x.dtype), np.empty((rows, k), x.dtype)  # in the cache
+    # the shifted block and its exp stay in the cache, and in the scratch cache between
+    # calls: never seen outside this function
+    shifted = scratch("log_softmax.shifted", (rows, k), x.dtype)
+    ex = scratch("log_softmax.exp", (rows, k), x.dtype)
     s = np.empty((n, 1), x.dtype)
     ones = np.ones(k, x.dtype)
     sub, exp, log, mv, amax = np.subtract, np.exp, np.log, np.matmul, np.maximum.reduce
-    for i in range(0, n, step):
-        j = i + step
-        yb, sb, xb = y[i:j], s[i:j], x[i:j]
-        t, e = shifted[:yb.shape[0]], ex[:yb.shape[0]]
-        sub(xb, amax(xb, axis=1, keepdims=True), out=t)
-        exp(t, out=e)
-        mv(e, ones, out=sb[:, 0])  # BLAS row sums (as ``_rowsum``)
-        log(sb, out=sb)
-        sub(t, sb, out=yb)  # y is written once
+    old = np.setbufsize(_row_bufsize(k))
+    try:
+        for i in range(0, n, step):
+            j = i + step
+            yb, sb, xb = y[i:j], s[i:j], x[i:j]
+            t, e = shifted[:yb.shape[0]], ex[:yb.shape[0]]
+            sub(xb, amax(xb, axis=1, keepdims=True), out=t)
+            exp(t, out=e)
+            mv(e, ones, out=sb[:, 0])  # BLAS row sums (as ``_rowsum``)
+            log(sb, out=sb)
+            sub(t, sb, out=yb)  # y is written once
+    finally:
+        np.setbufsize(old)
     return res
 
 
@@ -165,24 +180,37 @@ def _log_softmax_backward_rows(y: np.ndarray, g: np.ndarray, cols: np.ndarray | 
     one entry a row (then ``out`` may be ``g`` itself)."""
     n = y.shape[-1]
     y2, g2 = y.reshape(-1, n), g.reshape(-1, n)
+    negate = False
     if vals is None:
         s = -(g2 @ np.ones(n, dtype=g.dtype))[:, None]
-    else:  # exp(y) * v, then 0 - that: the signs of zeros that exp(y) * -v + 0 gives
-        s, zero = vals[:, None], y.dtype.type(0)
+    else:
+        zero = y.dtype.type(0)
+        with np.errstate(invalid="ignore"):
+            positive = bool((vals < zero).all())
+        if positive:
+            # exp(y) * -v with every -v > 0: 0 - exp(y) * v bit for bit (rounding is
+            # symmetric; a zero product is +0 both ways), one pass fewer
+            s = (-vals)[:, None]
+        else:  # exp(y) * v, then 0 - that: the signs of zeros that exp(y) * -v + 0 gives
+            s, negate = vals[:, None], True
     # a new result is returned as allocated: AccumulateGrad can keep it without a copy
     res = np.empty_like(y) if out is None else out
     o2 = res.reshape(-1, n)
     step = _block_rows(y2)
     exp, mul, add = np.exp, np.multiply, np.add
-    for i in range(0, o2.shape[0], step):
-        j = i + step
-        ob = o2[i:j]
-        exp(y2[i:j], out=ob)
-        mul(ob, s[i:j], out=ob)
-        if vals is None:
-            add(ob, g2[i:j], out=ob)
-        else:
-            np.subtract(zero, ob, out=ob)
+    old = np.setbufsize(_row_bufsize(n))
+    try:
+        for i in range(0, o2.shape[0], step):
+            j = i + step
+            ob = o2[i:j]
+            exp(y2[i:j], out=ob)
+            mul(ob, s[i:j], out=ob)
+            if vals is None:
+                add(ob, g2[i:j], out=ob)
+            elif negate:
+                np.subtract(zero, ob, out=ob)
+    finally:
+        np.setbufsize(old)
     if vals is not None:  # g's one entry a row: exp(y) * -sum(g) + g there, as dense
         rows = np.arange(o2.shape[0])
         o2[rows, cols] = np.exp(y2[rows, cols]) * -(vals + zero) + vals

@@ -13,6 +13,7 @@ import numpy as np
 from .._dtype import float32, float64, get_default_dtype
 from .._fma import fma32, fma64
 from .._precision import exact
+from .._scratch import scratch
 from ..grad_mode import STATE, enable_grad
 from ..tensor import Tensor, _make, typename
 
@@ -252,6 +253,11 @@ def _fma_into(a: Any, b: np.ndarray, c: np.ndarray) -> None:
     """``c = a * b + c`` in place (``c.add_(b, alpha=a)``), rounded as ``_fma``."""
     if exact(b.size):
         c[...] = _fma(a, b, c)
+    elif b.shape == c.shape and b.dtype == c.dtype and np.result_type(a, b) == b.dtype:
+        # the product in a scratch buffer: no fresh parameter-sized array every step
+        tmp = scratch("optim.fma_into", b.shape, b.dtype)
+        np.multiply(a, b, out=tmp)
+        c += tmp
     else:
         c += a * b
 
