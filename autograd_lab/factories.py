@@ -253,10 +253,7 @@ def full(size: Any, fill_value: Any = _UNSET, *, dtype: dtype | None = None,
     _check_device(device)
     if fill_value is _UNSET:
         raise TypeError('full() missing 1 required positional arguments: "fill_value"')
-    if not isinstance(fill_value, Tensor) and not isinstance(fill_value, (
-            int, float, bool, np.number, np.bool_)):
-        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
-                        f"{type(fill_value).__name__}")
+    check_number_arg("full", "fill_value", 2, fill_value)
     if isinstance(size, int):
         raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not int")
     for i, s in enumerate(size):
@@ -268,6 +265,18 @@ def full(size: Any, fill_value: Any = _UNSET, *, dtype: dtype | None = None,
     if dtype is None:
         dtype = D.scalar_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     return _filled(fill_value, tuple(size), dtype, requires_grad)
+
+
+def check_number_arg(op: str, name: str, position: int, v: Any) -> None:
+    """A ``Number`` argument: torch's parser also reads a one-element tensor that needs no
+    gradient as one (a tensor that requires grad would lose its gradient: refused)."""
+    if isinstance(v, Tensor):
+        if v._data.size == 1 and v._data.ndim <= 1 and not v._rg:
+            return
+    elif isinstance(v, (int, float, bool, np.number, np.bool_)):
+        return
+    raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Number, not "
+                    f"{type(v).__name__}")
 
 
 def _like(t: Tensor, value: Any, dtype: dtype | None, requires_grad: bool) -> Tensor:
@@ -299,6 +308,7 @@ def empty_like(t: Tensor, *, dtype: dtype | None = None, device: Any = None,
 def full_like(t: Tensor, fill_value: Any, *, dtype: dtype | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
     """``fill_value`` in t's shape (and dtype, unless given)."""
+    check_number_arg("full_like", "fill_value", 2, fill_value)
     return _like(t, fill_value, dtype, requires_grad)
 
 

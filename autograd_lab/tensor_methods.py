@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from . import random
+from ._arg_errors import method_error
 from ._device import check_cpu
 from ._dtype import ALL, bool_, dtype, float16, float32, float64, int8, int16, int32, int64, uint8
+from ._messages import must_be_tensor
 from .engine import backward as _engine_backward
-from .factories import _filled, tensor
+from .factories import _filled, check_number_arg, tensor
 from .ops import activation as A
 from .ops import arithmetic as Ar
 from .ops import binary_functions as B
@@ -32,7 +34,7 @@ from .ops import reductions as R
 from .ops import softmax_family as Sm
 from .ops import sorting as S
 from .ops import views as V
-from .ops.common import OperandTypeError, check_inplace_operands, numpy_aliases
+from .ops.common import OperandTypeError, check_inplace_operands, is_number, numpy_aliases
 from .tensor import Tensor
 
 
@@ -60,7 +62,14 @@ def _type(self: Tensor, dt: Any = None) -> Any:
     return V.to_dtype(self, dt)
 
 
+def _other_tensor(op: str, other: Any) -> None:
+    """A method whose one argument must be a Tensor (``type_as``, ``view_as``...)."""
+    if not isinstance(other, Tensor):
+        raise must_be_tensor(op, other, 1, "other")
+
+
 def _type_as(self: Tensor, other: Tensor) -> Tensor:
+    _other_tensor("type_as", other)
     return V.to_dtype(self, other.dtype)
 
 
@@ -161,7 +170,7 @@ def _scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: 
 
 def _scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     if not isinstance(src, Tensor):
-        raise TypeError(f"scatter_add_(): argument 'src' (position 3) must be Tensor, not "
+        raise TypeError(f"scatter_add_(): argument 'src' (position 4) must be Tensor, not "
                         f"{type(src).__name__}")
     return I.apply_inplace(self, lambda x: Ix.scatter_add(x, dim, index, src), src)
 
@@ -205,11 +214,18 @@ def _any(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return R.any(self, dim, keepdim)
 
 
+def _expand_as(self: Tensor, other: Tensor) -> Tensor:
+    _other_tensor("expand_as", other)
+    return V.expand_as(self, other)
+
+
 def _view_as(self: Tensor, other: Tensor) -> Tensor:
+    _other_tensor("view_as", other)
     return V.view(self, other.shape)
 
 
 def _reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    _other_tensor("reshape_as", other)
     return V.reshape(self, other.shape)
 
 
@@ -225,6 +241,7 @@ def _new(value: int) -> Any:
 
 def _new_full(self: Tensor, size: Any, fill_value: Any, *, dtype: Any = None,
               requires_grad: bool = False, device: Any = None) -> Tensor:
+    check_number_arg("new_full", "fill_value", 2, fill_value)
     return _filled(fill_value, tuple(size), dtype or self.dtype, requires_grad)
 
 
@@ -278,7 +295,7 @@ METHODS: dict[str, Any] = {
     "view": V.view, "reshape": V.reshape, "view_as": _view_as, "reshape_as": _reshape_as,
     "flatten": V.flatten, "unflatten": V.unflatten, "permute": V.permute,
     "transpose": V.transpose, "swapaxes": V.transpose, "t": V.t, "unsqueeze": V.unsqueeze,
-    "squeeze": V.squeeze, "expand": V.expand, "expand_as": V.expand_as, "clone": V.clone,
+    "squeeze": V.squeeze, "expand": V.expand, "expand_as": _expand_as, "clone": V.clone,
     "contiguous": V.contiguous, "flip": V.flip, "narrow": V.narrow, "select": V.select,
     "repeat": J.repeat, "unbind": J.unbind, "split": J.split, "chunk": J.chunk,
     "tile": J.tile, "repeat_interleave": J.repeat_interleave,
@@ -343,6 +360,50 @@ for _name in ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv"
               "gt", "ge", "and", "or", "xor", "rand", "ror", "rxor", "iadd", "isub", "imul",
               "itruediv", "ipow"):
     METHODS[f"__{_name}__"] = _operator(METHODS[f"__{_name}__"])
+
+# torch's argument errors through a method: positions and signatures without ``self``
+_PARAM_TYPES: dict[str, Any] = {
+    "Tensor": lambda v: isinstance(v, Tensor),
+    "Number": is_number,
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "bool": lambda v: isinstance(v, bool),
+    "float": lambda v: is_number(v) and not isinstance(v, bool),
+    "str": lambda v: isinstance(v, str),
+    "torch.dtype": lambda v: isinstance(v, dtype),
+    "tuple of ints": lambda v: isinstance(v, int) or isinstance(v, (tuple, list)) and all(
+        isinstance(i, int) for i in v),
+}
+
+
+def _as_method(fn: Any, name: str) -> Any:
+    """``fn`` as method ``name``: a TypeError of its arguments is told as torch's method
+    parser tells it."""
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(self, *args, **kwargs)
+        except TypeError as e:
+            err = method_error(e, name, args, kwargs, _PARAM_TYPES)
+            if err is e:
+                raise
+            raise err from None
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = fn.__doc__
+    return method
+
+
+for _name in ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
+              "pow", "maximum", "minimum", "floor_divide", "remainder", "fmod", "atan2",
+              "arctan2", "hypot", "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and",
+              "bitwise_or", "bitwise_xor", "logical_and", "logical_or", "logical_xor", "where",
+              "isclose", "allclose", "equal", "matmul", "mm", "mv", "dot", "bmm", "outer",
+              "gather", "scatter", "scatter_add", "index_select",
+              "masked_fill", "softmax", "log_softmax", "unsqueeze", "cumsum",
+              "cumprod", "topk", "transpose", "select", "narrow", "flip", "permute"):
+    METHODS[_name] = _as_method(METHODS[_name], _name)
+    if _name + "_" in METHODS:
+        METHODS[_name + "_"] = _as_method(METHODS[_name + "_"], _name + "_")
 
 for _name, _fn in METHODS.items():
     setattr(Tensor, _name, _fn)

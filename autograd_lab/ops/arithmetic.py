@@ -213,18 +213,32 @@ class DivBackward0(BinaryNode):
         return gx, gy
 
 
-def div(x: Any, y: Any, *, rounding_mode: str | None = None) -> Tensor:
+class DivModeNoneBackward(DivBackward0):
+    """z = div(x, y, rounding_mode=None): torch's ``div.Tensor_mode`` overload, a true
+    division recorded as DivBackward2 (same gradients as DivBackward0)"""
+
+    saved_names = ("self", "other", "rounding_mode")
+
+
+DivModeNoneBackward.__name__ = DivModeNoneBackward.__qualname__ = "DivBackward2"
+_NO_MODE = "no rounding_mode"  # not passed at all (``rounding_mode=None`` is another overload)
+
+
+def div(x: Any, y: Any, *, rounding_mode: Any = _NO_MODE) -> Tensor:
     """x / y (true division), or rounded to an integer value with ``rounding_mode``."""
-    if rounding_mode is not None:
+    if rounding_mode is not None and rounding_mode is not _NO_MODE:
         return _div_rounded(x, y, rounding_mode)
     a, b, dt = binary_args(x, y, "div")
     if dt._cat != 2:  # true division of integers gives the default float dtype
         x = x.to(get_default_dtype()) if isinstance(x, Tensor) else float(x)
         y = y.to(get_default_dtype()) if isinstance(y, Tensor) else float(y)
-    out, node = _binary(DivBackward0, operator.truediv, x, y, "div")
+    cls = DivBackward0 if rounding_mode is _NO_MODE else DivModeNoneBackward
+    out, node = _binary(cls, operator.truediv, x, y, "div")
     if node is not None:
         _save_operand(node, "other", y, True)
-        _save_operand(node, "self", x, node.needs(1))
+        _save_operand(node, "self", x, True if cls is not DivBackward0 else node.needs(1))
+        if cls is not DivBackward0:
+            node._saved["rounding_mode"] = None
     return out
 
 

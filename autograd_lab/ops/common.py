@@ -177,6 +177,15 @@ def tensor_pair(x: Any, y: Any, op: str) -> None:
         raise must_be_tensor(op, y, 2)
 
 
+def tensor_args(op: str, x: Any, y: Any, second: str) -> None:
+    """Both arguments of a two-tensor op (``mm``, ``dot``...) must be Tensors; ``second``
+    is the name torch gives the second one."""
+    if not isinstance(x, Tensor):
+        raise must_be_tensor(op, x, 1, "input")
+    if not isinstance(y, Tensor):
+        raise must_be_tensor(op, y, 2, second)
+
+
 def check_inplace_operands(t: Tensor, other: Any, float_result: bool = False) -> None:
     """An in-place binary op writes into ``t``: torch first checks that the broadcast shape
     is ``t``'s and that the result dtype (``float_result``: at least floating point) casts

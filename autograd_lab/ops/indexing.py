@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from .._arg_errors import invalid_combination
 from .._dtype import bool_, check_fill, int64, uint8
-from .._messages import cpp_name
+from .._messages import cpp_name, invalid_arguments
 from . import common as c
 from .common import Node, Tensor, norm_dim
 from .comparison import choose
@@ -397,7 +398,7 @@ def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str) -
         if src.dtype is not x.dtype:
             raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
     elif add:
-        raise TypeError(f"{op}(): argument 'src' (position 3) must be Tensor, not "
+        raise TypeError(f"{op}(): argument 'src' (position 4) must be Tensor, not "
                         f"{type(src).__name__}")
     if data.ndim:
         _check_bounds(idx, data.shape[d], d)
@@ -433,7 +434,12 @@ def scatter(x: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any =
     """A copy of ``x`` with ``src`` (a tensor or a number) written at ``index`` along ``dim``."""
     if reduce is not None:
         raise NotImplementedError("scatter(..., reduce=) is not supported by autograd_lab")
-    return _scatter(x, dim, index, value if src is None else src, False, "scatter")
+    s = value if src is None else src
+    if not isinstance(s, Tensor) and not c.is_number(s):
+        raise invalid_arguments("scatter", (x, dim, index, s), *(
+            f"(Tensor input, int dim, Tensor index, {v}, *, {r}Tensor out = None)"
+            for v in ("Tensor src", "Number value") for r in ("", "str reduce, ")))
+    return _scatter(x, dim, index, s, False, "scatter")
 
 
 def scatter_add(x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -535,8 +541,39 @@ class MaskedFillBackward0(Node):
         return gx if self.in_shape is None else c.sum_to(gx, self.in_shape)
 
 
-def masked_fill(x: Tensor, mask: Tensor, value: float, *, _inplace: bool = False) -> Tensor:
-    """x with ``value`` where ``mask`` is True (x and the bool ``mask`` broadcast)."""
+class MaskedFillBackward1(MaskedFillBackward0):
+    """y = x with the 0-d tensor ``value`` where mask;  dx = g with zeros where mask,
+    dvalue = the sum of g over the mask (torch's masked_select(g, mask).sum())"""
+
+    def backward(self, g: Any) -> Any:
+        gx = super().backward(g) if self.next_functions[0][0] is not None else None
+        if self.next_functions[1][0] is None:
+            return gx, None
+        mask = self.saved("mask")
+        if isinstance(g, Tensor):  # torch's form for subclass-like tensors: where(...).sum()
+            return gx, choose(mask, g, 0.0).sum()
+        gb, mb = np.broadcast_arrays(g, mask._data if isinstance(mask, Tensor) else mask)
+        picked = np.ascontiguousarray(gb[mb])
+        total = c.torch_sum(picked, (0,)) if picked.dtype.kind == "f" else picked.sum()
+        return gx, np.asarray(total, dtype=g.dtype)
+
+
+def _is_tensor(v: Any) -> bool:
+    return isinstance(v, Tensor)
+
+
+_MASKED_FILL = [("input", _is_tensor), ("mask", _is_tensor), ("value", _is_tensor),
+                ("value", c.is_number)]
+
+
+def masked_fill(x: Tensor, mask: Tensor, value: Any, *, _inplace: bool = False) -> Tensor:
+    """x with ``value`` where ``mask`` is True (x and the bool ``mask`` broadcast); a 0-d
+    tensor ``value`` gets the gradient of the filled entries."""
+    if not isinstance(mask, Tensor) or not (isinstance(value, Tensor) or c.is_number(value)):
+        raise invalid_combination("masked_fill", [
+            ("(Tensor input, Tensor mask, Tensor value)", _MASKED_FILL[:2] + [_MASKED_FILL[2]]),
+            ("(Tensor input, Tensor mask, Number value)", _MASKED_FILL[:2] + [_MASKED_FILL[3]]),
+        ], (x, mask, value), {})
     if mask.dtype is not bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{cpp_name(mask.dtype)}")
@@ -546,11 +583,12 @@ def masked_fill(x: Tensor, mask: Tensor, value: float, *, _inplace: bool = False
         if value._data.ndim:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value._data.ndim} dimension(s).")
-        value = value._data
+        node = node_for(MaskedFillBackward1, x, value)
+        fill = np.array(value._data).astype(x.dtype.np)
     else:
         check_fill(value, x.dtype)
-    node = node_for(MaskedFillBackward0, x)
-    fill = np.array(value).astype(x.dtype.np)  # an int wraps into an unsigned type
+        node = node_for(MaskedFillBackward0, x)
+        fill = np.array(value).astype(x.dtype.np)  # an int wraps into an unsigned type
     out = make(np.asarray(np.where(mask._data, fill, x._data), order="C"), x.dtype, node)
     if node is not None and shape != x._data.shape:
         node.in_shape = x._data.shape

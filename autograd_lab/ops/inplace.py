@@ -543,5 +543,9 @@ def masked_fill_(x: Tensor, mask: Tensor, value: float) -> Tensor:
             warnings.warn(msg.MASKED_FILL_EXPANDED, UserWarning, stacklevel=3)
         check_overlap(x, (mask,), internal=False)
         check_broadcast_into(x._data.shape, mask._data.shape)
+    if not expanded:
+        check_overlap(x, ())
+    # a tensor value is an input (it gets a gradient) but torch reads it as a number: no
+    # overlap check against it
     return apply_inplace(x, lambda a: masked_fill(a, mask, value, _inplace=True),
-                         overlap_ok=expanded)
+                         *([value] if isinstance(value, Tensor) else []), overlap_ok=True)

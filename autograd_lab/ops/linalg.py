@@ -98,6 +98,7 @@ def _column_major(sizes: tuple, strides: tuple) -> bool:
 
 def mm(a: Tensor, b: Tensor) -> Tensor:
     """The matrix product of two 2-D tensors."""
+    c.tensor_args("mm", a, b, "mat2")
     if a._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if b._data.ndim != 2:
@@ -138,6 +139,7 @@ class MvBackward0(Node):
 
 def mv(a: Tensor, v: Tensor) -> Tensor:
     """Matrix (2-D) times vector (1-D)."""
+    c.tensor_args("mv", a, v, "vec")
     if a._data.ndim != 2 or v._data.ndim != 1:
         raise RuntimeError(
             f"vector + matrix @ vector expected, got 1, {a._data.ndim}, {v._data.ndim}"
@@ -167,6 +169,7 @@ class DotBackward0(Node):
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
     """The inner product of two 1-D tensors."""
+    c.tensor_args("dot", a, b, "tensor")
     if a._data.ndim != 1 or b._data.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
@@ -208,6 +211,7 @@ class BmmBackward0(Node):
 
 def bmm(a: Tensor, b: Tensor) -> Tensor:
     """Batched matrix product of two 3-D tensors."""
+    c.tensor_args("bmm", a, b, "mat2")
     if a._data.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if b._data.ndim != 3:
@@ -334,6 +338,7 @@ def trace(x: Tensor) -> Tensor:
 
 def outer(a: Tensor, b: Tensor) -> Tensor:
     """outer(a, b) = a[:, None] * b (a MulBackward0, as torch records it)."""
+    c.tensor_args("outer", a, b, "vec2")
     for name, v in (("self", a), ("vec2", b)):
         if v._data.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v._data.ndim}-D")
