@@ -24,6 +24,7 @@ from .ops import comparison as Cm
 from .ops import cumulative as Cu
 from .ops import elementwise as E
 from .ops import extremes as Ex
+from .ops import gather_scatter as G
 from .ops import indexing as Ix
 from .ops import inplace as I
 from .ops import join_split as J
@@ -165,14 +166,14 @@ def _clamp_(fn: Any) -> Any:
 def _scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
               reduce: str | None = None) -> Tensor:
     s = value if src is None else src
-    return I.apply_inplace(self, lambda x: Ix.scatter(x, dim, index, s, reduce=reduce), s)
+    return I.apply_inplace(self, lambda x: G.scatter(x, dim, index, s, reduce=reduce), s)
 
 
 def _scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_add_(): argument 'src' (position 4) must be Tensor, not "
                         f"{type(src).__name__}")
-    return I.apply_inplace(self, lambda x: Ix.scatter_add(x, dim, index, src), src)
+    return I.apply_inplace(self, lambda x: G.scatter_add(x, dim, index, src), src)
 
 
 def _uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
@@ -301,8 +302,8 @@ METHODS: dict[str, Any] = {
     "tile": J.tile, "repeat_interleave": J.repeat_interleave,
     "__getitem__": Ix.getitem, "__setitem__": I.setitem,
     # indexing, sorting
-    "gather": Ix.gather, "scatter": Ix.scatter, "scatter_add": Ix.scatter_add,
-    "index_select": Ix.index_select, "nonzero": Ix.nonzero, "count_nonzero": R.count_nonzero_method,
+    "gather": G.gather, "scatter": G.scatter, "scatter_add": G.scatter_add,
+    "index_select": G.index_select, "nonzero": Ix.nonzero, "count_nonzero": R.count_nonzero_method,
     "masked_fill": Ix.masked_fill, "sort": S.sort, "argsort": S.argsort, "topk": S.topk,
     # dtype
     "to": _to, "type": _type, "type_as": _type_as, "float": _cast(float32),

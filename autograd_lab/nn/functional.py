@@ -119,7 +119,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     """-input[i, target[i]], averaged (weighted) over the samples not ignored."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    return L.nll_loss(input, target, weight, _reduction_enum(reduction), ignore_index)
+    return L.nll_loss_nd(input, target, weight, _reduction_enum(reduction), ignore_index)
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -146,9 +146,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         return _cross_entropy_smoothed(input, target, weight, red, ignore_index,
                                        label_smoothing, class_dim)
     logp = R.log_softmax(input, class_dim)
-    loss = L.nll_loss(logp, target, weight, red, ignore_index)
+    loss = L.nll_loss_nd(logp, target, weight, red, ignore_index)
     node = loss.grad_fn
-    if node is not None and logp.grad_fn is not None:  # logp is private: a fused backward
+    # logp is private: a fused backward (the (N, C) form only; N-d inputs are viewed first)
+    if type(node) is L.NllLossBackward0 and logp.grad_fn is not None:
         node.fused_with = logp.grad_fn
     return loss
 
@@ -158,7 +159,7 @@ def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None
                             class_dim: int) -> Tensor:
     """(1 - s) * nll + s / C * (-sum of the log-probabilities), as torch composes it."""
     logp = R.log_softmax(input, class_dim)
-    nll = L.nll_loss(logp, target, weight, red, ignore_index)
+    nll = L.nll_loss_nd(logp, target, weight, red, ignore_index)
     n_classes = input.shape[class_dim]
     ignore_mask = target == ignore_index
     if weight is not None:

@@ -14,7 +14,8 @@
 - ``backward_ops``: the functions backward formulas are written in (``tanh_backward`` ...), with
   nodes of their own (``TanhBackwardBackward0``) for graphs recorded under ``create_graph``
 - ``views``: reshape, transpose, squeeze, expand, select, slice ... (and clone, dtype copies)
-- ``indexing``: ``x[key]``, gather/scatter, index_select, masked_fill; ``embedding``
+- ``indexing``: ``x[key]``, masked_fill; ``gather_scatter``: gather/scatter, index_select;
+  ``embedding``
 - ``join_split``: cat, stack, repeat, split, chunk, unbind (and hstack, tile ... built on them)
 - ``linalg``: matrix products, ``addmm``/``linear``; ``matrix``: tril/triu, diag, roll;
   ``cumulative``: cumsum, cumprod
@@ -40,9 +41,8 @@ from .elementwise import (
     sinh, sqrt, square, tan, tanh, trunc,
 )
 from .elementwise import frac, nan_to_num, sgn
-from .indexing import (
-    gather, index_select, masked_fill, nonzero, one_hot, scatter, scatter_add,
-)
+from .gather_scatter import gather, index_select, scatter, scatter_add
+from .indexing import masked_fill, nonzero, one_hot
 from .join_split import (
     broadcast_to, cat, chunk, hstack, repeat, repeat_interleave, split, stack, tile, unbind, vstack,
 )

@@ -15,7 +15,7 @@ from .._dtype import int64
 from . import common as c
 from .common import Node, Tensor, norm_dim
 from .extremes import _return_type
-from .indexing import scatter
+from .gather_scatter import scatter
 from .record import make, node_for
 
 sort_type, topk_type = _return_type("sort"), _return_type("topk")

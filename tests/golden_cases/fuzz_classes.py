@@ -136,3 +136,269 @@ for _i, _code in enumerate(_METHOD_ERRORS):
         m = torch.ones(2, 2)
         {_code}
     """)
+
+
+# ---- N-d losses: (N, C, d1, ...) inputs -------------------------------------------------------
+case("loss_ce_nd", """
+    x = torch.tensor([[[0.5, -1.0, 2.0], [1.0, 0.0, -0.5]], [[0.1, 0.2, 0.3], [-2.0, 1.5, 0.25]]], requires_grad=True)  # N=2, C=2, d=3
+    t = torch.tensor([[0, 1, 1], [1, 0, 0]])
+    y = F.cross_entropy(x, t)
+    y.backward()
+    result = [y, x.grad]
+""")
+case("loss_ce_nd_weight_ignore", """
+    x = torch.tensor([[[0.5, -1.0, 2.0], [1.0, 0.0, -0.5], [0.3, 0.3, 0.1]], [[0.1, 0.2, 0.3], [-2.0, 1.5, 0.25], [0., 1., 2.]]], requires_grad=True)
+    t = torch.tensor([[0, 2, 1], [1, -100, 2]])
+    w = torch.tensor([1.0, 2.0, 0.5])
+    r = []
+    for red in ('mean', 'sum', 'none'):
+        y = F.cross_entropy(x, t, weight=w, reduction=red)
+        r.append(y)
+    y = F.cross_entropy(x, t, weight=w)
+    y.backward()
+    result = r + [x.grad]
+""")
+case("loss_ce_nd_smooth", """
+    x = torch.tensor([[[0.5, -1.0, 2.0], [1.0, 0.0, -0.5], [0.3, 0.3, 0.1]], [[0.1, 0.2, 0.3], [-2.0, 1.5, 0.25], [0., 1., 2.]]], requires_grad=True)
+    t = torch.tensor([[0, 2, 1], [1, 0, 2]])
+    r = [F.cross_entropy(x, t, label_smoothing=0.1, reduction=red) for red in ('mean','sum','none')]
+    r[0].backward()
+    result = r + [x.grad]
+""")
+case("loss_ce_nd_prob", """
+    x = torch.tensor([[[0.5, -1.0], [1.0, 0.0]], [[0.1, 0.2], [-2.0, 1.5]]], requires_grad=True)
+    p = torch.softmax(torch.tensor([[[1.0, 2.0], [0.5, 0.0]], [[0.3, 0.2], [-1.0, 1.0]]]), 1)
+    r = [F.cross_entropy(x, p, reduction=red) for red in ('mean','sum','none')]
+    r[0].backward()
+    result = r + [x.grad]
+""")
+case("loss_nll_nd", """
+    x = torch.tensor([[[0.5, -1.0, 2.0], [1.0, 0.0, -0.5]], [[0.1, 0.2, 0.3], [-2.0, 1.5, 0.25]]], requires_grad=True)
+    t = torch.tensor([[0, 1, 1], [1, 0, 0]])
+    r = [F.nll_loss(x, t, reduction=red) for red in ('mean','sum','none')]
+    r[0].backward()
+    result = r + [x.grad]
+""")
+case("loss_nll_4d", """
+    x = torch.arange(24.).reshape(1, 3, 2, 4).requires_grad_()
+    t = torch.tensor([[[0, 1, 2, 1], [2, 2, 0, -100]]])
+    r = [F.nll_loss(x, t, reduction=red) for red in ('mean','sum','none')]
+    r[0].backward()
+    result = r + [x.grad]
+""")
+case("loss_ce_shape_err", """
+    F.cross_entropy(torch.zeros(1, 3, 2), torch.tensor([1]))
+""")
+case("loss_nll_shape_err", """
+    F.nll_loss(torch.zeros(1, 3, 2), torch.tensor([[1, 0, 1]]))
+""")
+case("loss_nd_errors_and_forms", """
+    x4 = torch.zeros(2, 3, 2, 2)
+    x3 = torch.zeros(2, 3, 4)
+    r = []
+    for f in (lambda: F.nll_loss(x4, torch.zeros(2, 2, 2, dtype=torch.int32)),
+              lambda: F.nll_loss(x4, torch.zeros(2, 2, 3, dtype=torch.long)),
+              lambda: F.nll_loss(x4, torch.zeros(2, 4, dtype=torch.long)),
+              lambda: F.nll_loss(x4, torch.zeros(2, 2, 2, dtype=torch.long), weight=torch.ones(2)),
+              lambda: F.nll_loss(x3, torch.zeros(2, 4, dtype=torch.long), weight=torch.ones(2)),
+              lambda: F.nll_loss(x4, torch.full((2, 2, 2), 3)),
+              lambda: F.nll_loss(x4.long(), torch.zeros(2, 2, 2, dtype=torch.long)),
+              lambda: F.nll_loss(x3, torch.zeros(3, 4, dtype=torch.long)),
+              lambda: F.nll_loss(torch.zeros(2, 3, 0), torch.zeros(2, 0, dtype=torch.long)),
+              lambda: F.nll_loss(torch.zeros(2, 3, 0), torch.zeros(2, 0, dtype=torch.long), reduction='none'),
+              lambda: F.nll_loss(torch.zeros(2, 3, 1, 2, 2), torch.zeros(2, 1, 2, 2, dtype=torch.long), reduction='none'),
+              lambda: F.nll_loss(x4, torch.zeros(2, 2, 2, dtype=torch.uint8)),
+              lambda: F.cross_entropy(x3, torch.zeros(2, 4, dtype=torch.int32)),
+              lambda: F.nll_loss(x3, torch.zeros(2, 4, dtype=torch.long), ignore_index=0),
+              lambda: F.nll_loss(x3, torch.zeros(2, 4, dtype=torch.long), weight=torch.ones(3, 1)),
+              lambda: F.nll_loss(x3, torch.zeros(2, 4, 1, dtype=torch.long))):
+        try:
+            r.append(f())
+        except Exception as e:
+            r.append(f"{type(e).__name__}: {e}")
+    result = r
+""")
+case("loss_nd_none_and_double_backward", """
+    x = torch.tensor([[[[0.5, -1.0], [2.0, 0.1]], [[1.0, 0.0], [-0.5, 0.3]], [[0.2, 0.4], [0.6, -0.8]]]],
+                     requires_grad=True)
+    t = torch.tensor([[[0, 2], [1, -100]]])
+    w = torch.tensor([0.5, 2.0, 1.0])
+    y = F.cross_entropy(x, t, weight=w, reduction='none')
+    z = F.nll_loss(x.flatten(2), t.flatten(1), weight=w)
+    g, = torch.autograd.grad(z, x, create_graph=True)
+    (g * x).sum().backward()
+    result = [y, z, g, x.grad]
+""")
+case("loss_nd_nll_modules", """
+    x = torch.randn(2, 4, 3, 2, requires_grad=True)
+    t = torch.tensor([[[0, 1], [2, 3], [3, 0]], [[1, 1], [0, 2], [2, 3]]])
+    a = nn.CrossEntropyLoss(label_smoothing=0.2)(x, t)
+    b = nn.NLLLoss(reduction='sum')(torch.log_softmax(x, 1), t)
+    (a + b).backward()
+    result = [a, b, x.grad]
+""")
+
+# ---- narrow with a tensor start ----------------------------------------------------------------
+case("narrow_t", """
+    x = torch.arange(6.).requires_grad_()
+    y = x.narrow(0, torch.tensor(2), 3)
+    z = torch.narrow(x, 0, torch.tensor(-2, dtype=torch.int32), 2)
+    (y.sum() + 2 * z.sum()).backward()
+    result = [y, z, x.grad]
+""")
+case("narrow_errors", """
+    r = []
+    x = torch.arange(6.)
+    for f in (lambda: x.narrow(0, torch.tensor([2]), 3), lambda: x.narrow(0, torch.tensor(2.0), 3),
+              lambda: x.narrow(0, torch.tensor(True), 3), lambda: x.narrow(0, 7, 1),
+              lambda: x.narrow(0, -7, 1), lambda: x.narrow(0, torch.tensor(7), 1),
+              lambda: x.narrow(0, -2, 3), lambda: x.narrow(0, 2, -1), lambda: torch.tensor(1.).narrow(0, 0, 1)):
+        try:
+            r.append(f())
+        except Exception as e:
+            r.append(f"{type(e).__name__}: {e}")
+    result = r
+""")
+
+# ---- index dtypes and 0-d inputs: gather, scatter, index_select, embedding ----------------------
+case("gather_i32", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    i = torch.tensor([[0, 0], [1, 0]], dtype=torch.int32)
+    y = torch.gather(x, 1, i)
+    y.sum().backward()
+    result = [y, x.grad]
+""")
+case("gather_0d", """
+    x = torch.tensor(3.0, requires_grad=True)
+    y = torch.gather(x, 0, torch.tensor(0))
+    y.backward()
+    result = [y, x.grad]
+""")
+case("gather_0d_1elem", """
+    x = torch.tensor(3.0, requires_grad=True)
+    y = torch.gather(x, 0, torch.tensor([0, 0]))
+    y.sum().backward()
+    result = [y, x.grad]
+""")
+case("scatter_0d", """
+    x = torch.tensor(3.0, requires_grad=True)
+    s = torch.tensor(5.0, requires_grad=True)
+    y = torch.scatter(x, 0, torch.tensor(0), s)
+    y.backward()
+    result = [y, x.grad, s.grad]
+""")
+case("scatter_add_0d", """
+    x = torch.tensor(3.0, requires_grad=True)
+    s = torch.tensor(5.0, requires_grad=True)
+    y = torch.scatter_add(x, 0, torch.tensor(0), s)
+    y.backward()
+    result = [y, x.grad, s.grad]
+""")
+case("scatter_i32", """
+    x = torch.zeros(2, 3, requires_grad=True)
+    s = torch.arange(6.).reshape(2, 3).requires_grad_()
+    i = torch.tensor([[0, 2, 1], [1, 0, 2]], dtype=torch.int32)
+    y = x.scatter(1, i, s)
+    z = x.scatter_add(1, i, s)
+    (y.sum() + (z * 2).sum()).backward()
+    result = [y, z, x.grad, s.grad]
+""")
+case("scatter_value_i32", """
+    x = torch.zeros(2, 3, requires_grad=True)
+    i = torch.tensor([[0, 2], [1, 0]], dtype=torch.int32)
+    y = x.scatter(1, i, 1.5)
+    y.sum().backward()
+    result = [y, x.grad]
+""")
+case("index_select_i32", """
+    x = torch.arange(6.).reshape(2, 3).requires_grad_()
+    y = x.index_select(1, torch.tensor([2, 0, 2], dtype=torch.int32))
+    y.sum().backward()
+    result = [y, x.grad]
+""")
+case("index_select_0d", """
+    x = torch.tensor(3.0, requires_grad=True)
+    y = x.index_select(0, torch.tensor(0))
+    y.backward()
+    result = [y, x.grad]
+""")
+case("index_select_0d_index", """
+    x = torch.arange(6.).reshape(2, 3).requires_grad_()
+    y = x.index_select(1, torch.tensor(1))
+    y.sum().backward()
+    result = [y, x.grad]
+""")
+case("embedding_i32", """
+    w = torch.arange(12.).reshape(4, 3).requires_grad_()
+    y = F.embedding(torch.tensor([[0, 2], [3, 0]], dtype=torch.int32), w)
+    y.sum().backward()
+    result = [y, w.grad]
+""")
+case("embedding_0d", """
+    w = torch.arange(12.).reshape(4, 3).requires_grad_()
+    y = F.embedding(torch.tensor(2), w)
+    y.sum().backward()
+    result = [y, w.grad]
+""")
+case("embedding_u8", """
+    w = torch.arange(12.).reshape(4, 3).requires_grad_()
+    y = F.embedding(torch.tensor([1, 2], dtype=torch.uint8), w)
+""")
+case("embedding_i16", """
+    w = torch.arange(12.).reshape(4, 3).requires_grad_()
+    y = F.embedding(torch.tensor([1, 2], dtype=torch.int16), w)
+""")
+case("gather_i16", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    y = torch.gather(x, 1, torch.tensor([[0, 0], [1, 0]], dtype=torch.int16))
+""")
+case("index_select_i16", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    y = x.index_select(1, torch.tensor([0], dtype=torch.int16))
+""")
+case("index_select_2d_index", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    y = x.index_select(1, torch.tensor([[0]]))
+""")
+
+# ---- repeat_interleave with a tensor of repeats -----------------------------------------------
+case("rep_int_t", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = x.repeat_interleave(torch.tensor([1, 2]), dim=0)
+    z = torch.repeat_interleave(x, torch.tensor(2))
+    w = torch.repeat_interleave(x, torch.tensor([2]), dim=1)
+    (y.sum() + (z*2).sum() + (w*3).sum()).backward()
+    result = [y, z, w, x.grad]
+""")
+case("rep_int_only_t", """
+    y = torch.repeat_interleave(torch.tensor([1, 0, 3]))
+    result = [y]
+""")
+case("rep_int_t_flat", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = x.repeat_interleave(torch.tensor([1, 0, 2, 1]))
+    y.sum().backward()
+    result = [y, x.grad]
+""")
+case("rep_int_t_errs", """
+    r = []
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    for f in (lambda: x.repeat_interleave(torch.tensor([1, 2, 3]), dim=0), lambda: x.repeat_interleave(torch.tensor([1, -2]), dim=0),
+              lambda: x.repeat_interleave(torch.tensor([1., 2.]), dim=0), lambda: x.repeat_interleave(torch.tensor([[1, 2]]), dim=0),
+              lambda: x.repeat_interleave(torch.tensor([1, 2]), dim=0, output_size=3), lambda: x.repeat_interleave(torch.tensor([1, 2]), dim=0, output_size=4)):
+        try:
+            r.append(f())
+        except Exception as e:
+            r.append(f"{type(e).__name__}: {e}")
+    result = r
+""")
+case("scatter_0d_create_graph", """
+    x = torch.tensor(3.0, requires_grad=True)
+    s = torch.tensor([5.0, 2.0], requires_grad=True)
+    y = torch.scatter_add(x * 1, 0, torch.tensor([0, 0]), s * s)
+    g = torch.autograd.grad(y, [x, s], create_graph=True)
+    (g[0] + g[1].sum()).backward()
+    z = torch.gather(x * 2, 0, torch.tensor([0, 0, 0]))
+    gz, = torch.autograd.grad(z.sum(), x, create_graph=True)
+    result = [y, g, s.grad, z, gz]
+""")
