@@ -117,5 +117,7 @@ def method_error(e: TypeError, name: str, args: tuple, kwargs: dict,
                     positional = []  # a required keyword is missing: torch gives no reason
                 overloads.append((shown, [(p.split(" = ")[0].rsplit(" ", 1)[-1],
                                            _accepts(p, types)) for p in positional]))
+        if not overloads:  # already the method's own signatures
+            return e
         return invalid_combination(name, overloads, args, kwargs)
     return e

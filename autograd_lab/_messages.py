@@ -207,9 +207,11 @@ WHERE_SIGNATURES = ("(Tensor condition)",
 
 
 def _fits(kind: str, v: Any) -> bool:
+    """Whether torch's error marks ``v`` as fitting a parameter of type ``kind``: by the
+    Python type's name, so a ``Number`` parameter fits nothing (no type is named so)."""
     if kind == "Tensor":
         return type(v).__name__ in ("Tensor", "Parameter")
-    return kind == "Number" and isinstance(v, (bool, int, float))
+    return False
 
 
 def invalid_arguments(op: str, got: tuple, *signatures: str) -> TypeError:

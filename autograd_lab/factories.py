@@ -273,7 +273,7 @@ def check_number_arg(op: str, name: str, position: int, v: Any) -> None:
     if isinstance(v, Tensor):
         if v._data.size == 1 and v._data.ndim <= 1 and not v._rg:
             return
-    elif isinstance(v, (int, float, bool, np.number, np.bool_)):
+    elif isinstance(v, (int, float, complex, bool, np.number, np.bool_)):
         return
     raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Number, not "
                     f"{type(v).__name__}")
@@ -341,7 +341,23 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtype | None = 
 
 def linspace(start: float, end: float, steps: int, *, dtype: dtype | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
-    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive (``start`` and
+    ``end`` may be 0-d tensors)."""
+    if isinstance(steps, Tensor) and steps.dtype._cat == 1 and steps._data.size == 1:
+        steps = int(steps._data)
+    if not isinstance(steps, (int, np.integer)) or isinstance(steps, bool):
+        raise msg.invalid_arguments("linspace", (start, end, steps), *(
+            f"({a} start, {b} end, int steps, *, Tensor out = None, torch.dtype dtype = None, "
+            "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+            "bool requires_grad = False)"
+            for a, b in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"),
+                         ("Number", "Number"))))
+    bounds = [(n, v) for n, v in (("start", start), ("end", end)) if isinstance(v, Tensor)]
+    if any(v._data.ndim for _, v in bounds):
+        raise RuntimeError("linspace only supports 0-dimensional start and end tensors, but got "
+                           + " and ".join(f"{n} with {v._data.ndim} dimension(s)"
+                                          for n, v in bounds) + ".")
+    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dt = dtype or get_default_dtype()

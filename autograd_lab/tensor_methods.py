@@ -362,10 +362,11 @@ for _name in ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv"
               "itruediv", "ipow"):
     METHODS[f"__{_name}__"] = _operator(METHODS[f"__{_name}__"])
 
-# torch's argument errors through a method: positions and signatures without ``self``
+# torch's argument errors through a method: positions and signatures without ``self``; an
+# argument is marked as not fitting by its Python type's name (``Number`` fits no type)
 _PARAM_TYPES: dict[str, Any] = {
     "Tensor": lambda v: isinstance(v, Tensor),
-    "Number": is_number,
+    "Number": lambda v: False,
     "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "bool": lambda v: isinstance(v, bool),
     "float": lambda v: is_number(v) and not isinstance(v, bool),
@@ -381,6 +382,9 @@ def _as_method(fn: Any, name: str) -> Any:
     parser tells it."""
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(self, Tensor):  # ``Tensor.add(2, t)``
+            raise TypeError(f"descriptor '{name}' for 'torch._C.TensorBase' objects doesn't "
+                            f"apply to a '{type(self).__name__}' object")
         try:
             return fn(self, *args, **kwargs)
         except TypeError as e:
@@ -399,12 +403,17 @@ for _name in ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "tru
               "arctan2", "hypot", "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and",
               "bitwise_or", "bitwise_xor", "logical_and", "logical_or", "logical_xor", "where",
               "isclose", "allclose", "equal", "matmul", "mm", "mv", "dot", "bmm", "outer",
-              "gather", "scatter", "scatter_add", "index_select",
+              "gather", "scatter", "scatter_add", "index_select", "clamp", "clip", "clamp_min",
+              "clamp_max", "max", "min", "isclose", "logical_not", "bitwise_not",
               "masked_fill", "softmax", "log_softmax", "unsqueeze", "cumsum",
               "cumprod", "topk", "transpose", "select", "narrow", "flip", "permute"):
     METHODS[_name] = _as_method(METHODS[_name], _name)
     if _name + "_" in METHODS:
         METHODS[_name + "_"] = _as_method(METHODS[_name + "_"], _name + "_")
+
+for _name in ("radd", "rmul", "rand", "ror", "rxor", "rsub", "rtruediv", "rpow", "rmatmul",
+              "rfloordiv", "rmod"):
+    METHODS[f"__{_name}__"] = _as_method(METHODS[f"__{_name}__"], f"__{_name}__")
 
 for _name, _fn in METHODS.items():
     setattr(Tensor, _name, _fn)

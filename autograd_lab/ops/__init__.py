@@ -59,6 +59,7 @@ from .views import (
     unflatten, unsqueeze, view,
 )
 from .common import numpy_aliases as _aliases
+from . import out as _out
 from .out import with_out as _with_out
 
 # torch reads numpy's ``axis``/``keepdims`` as ``dim``/``keepdim``
@@ -68,11 +69,16 @@ for _name in ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "
               "index_select", "count_nonzero", "flatten"):
     globals()[_name] = _aliases(globals()[_name])
 # ``torch.mul(a, b, out=c)``
-for _name in ("add", "sub", "mul", "div", "matmul", "mm", "bmm", "mv", "cat", "stack", "exp",
+for _name in ("add", "sub", "mul", "div", "matmul", "mm", "bmm", "mv", "stack", "exp",
               "log", "sqrt", "abs", "pow", "sigmoid", "tanh", "clamp", "sum", "mean", "neg",
               "maximum", "minimum", "cumsum", "sin", "cos", "relu", "tril", "triu", "atan2",
               "fmod", "hypot", "frac", "sgn", "nan_to_num", "remainder"):
     globals()[_name] = _with_out(globals()[_name], _name)
+for _name, _check in (("gather", _out.gather_out_check),
+                      ("index_select", _out.index_select_out_check),
+                      ("amax", _out.reduction_out_check), ("amin", _out.reduction_out_check),
+                      ("cat", _out.cat_out_check)):
+    globals()[_name] = _with_out(globals()[_name], _name, _check)
 
 __all__ = [
     "abs", "add", "allclose", "amax", "amin", "argmax", "argmin", "bitwise_and", "bitwise_not",

@@ -150,6 +150,9 @@ class RsubBackward0(BinaryNode):
 
 def rsub(x: Tensor, other: Any, *, alpha: float = 1) -> Tensor:
     """``other - alpha * x`` (``1 - x`` is ``rsub(x, 1)``)."""
+    if not isinstance(x, Tensor):
+        raise msg.invalid_arguments("rsub", (x, other), "(Tensor input, Tensor other, *, Number "
+                                    "alpha = 1)", "(Tensor input, Number other, Number alpha = 1)")
     if type(alpha) is not int or alpha != 1:
         _check_alpha("rsub", x, other, alpha)
     if _is_bool(x) or _is_bool(other):

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .. import _messages as msg
 from .._dtype import bool_, int64
 from . import common as c
 from .binary_functions import maximum, minimum
@@ -218,6 +219,9 @@ def _with_indices(x: Tensor, data: np.ndarray, dim: Any, keepdim: bool, cls: typ
 
 
 def _extreme(x: Tensor, dim: Any, keepdim: bool, largest: bool, other: Any = None) -> Any:
+    if not isinstance(x, Tensor):
+        got = (x,) + (() if dim is None else (dim,))
+        raise msg.invalid_arguments("max" if largest else "min", got, *_EXTREME_SIGNATURES)
     if isinstance(dim, Tensor):  # torch.max(a, b) is maximum
         return (maximum if largest else minimum)(x, dim)
     if other is not None:
@@ -232,6 +236,11 @@ def _extreme(x: Tensor, dim: Any, keepdim: bool, largest: bool, other: Any = Non
     return _with_indices(x, data, dim, keepdim, MaxBackward0 if largest else MinBackward0,
                          max_type if largest else min_type, name,
                          lambda a, d: _arg_data(a, d, largest))
+
+
+_EXTREME_SIGNATURES = (
+    "(Tensor input, *, Tensor out = None)", "(Tensor input, Tensor other, *, Tensor out = None)",
+    "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)")
 
 
 def max(x: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:  # noqa: A001

@@ -28,10 +28,35 @@ def _check_index(x: Tensor, d: int, index: Any, op: str) -> np.ndarray:
     if index.dtype._cat != 1 or index.dtype.name not in ("int64", "int32"):
         raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
     idx = index._data
-    xs = x._data.shape
-    if idx.ndim != max(len(xs), 1) and idx.size and xs:
+    if op == "gather" and idx.size and max(idx.ndim, 1) != max(x._data.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     return idx.astype(np.int64, copy=False)
+
+
+def _scatter_shape_check(x: Tensor, d: int, idx: np.ndarray, src: Any) -> None:
+    """torch's scatter_shape_check (a 0-d tensor counts as one dim of size 1)."""
+    if not idx.size:
+        return
+
+    def sizes(a: np.ndarray) -> tuple:
+        return a.shape or (1,)
+
+    xs, ixs = sizes(x._data), sizes(idx)
+    if len(xs) != len(ixs):
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    wrong = any(n > xs[i] for i, n in enumerate(ixs) if i != d)
+    if not wrong and isinstance(src, Tensor):
+        ss = sizes(src._data)
+        if len(ss) != len(ixs):
+            raise RuntimeError("Index tensor must have the same number of dimensions as src "
+                               "tensor")
+        wrong = any(n > ss[i] for i, n in enumerate(ixs))
+    if wrong:
+        text = (f"Expected index {list(idx.shape)} to be no larger than self "
+                f"{list(x._data.shape)} apart from dimension {d}")
+        if isinstance(src, Tensor):
+            text += f" and to be no larger size than src {list(src._data.shape)}"
+        raise RuntimeError(text)
 
 
 def _check_bounds(idx: np.ndarray, size: int, d: int) -> None:
@@ -188,6 +213,7 @@ def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str) -
     elif add:
         raise TypeError(f"{op}(): argument 'src' (position 4) must be Tensor, not "
                         f"{type(src).__name__}")
+    _scatter_shape_check(x, d, idx, src)
     if data.ndim:
         _check_bounds(idx, data.shape[d], d)
     out_data = np.array(data, copy=True)

@@ -337,6 +337,8 @@ def masked_fill(x: Tensor, mask: Tensor, value: Any, *, _inplace: bool = False) 
         fill = np.array(value._data).astype(x.dtype.np)
     else:
         check_fill(value, x.dtype)
+        if isinstance(value, complex):  # a real one (check_fill refused any other)
+            value = value.real
         node = node_for(MaskedFillBackward0, x)
         fill = np.array(value).astype(x.dtype.np)  # an int wraps into an unsigned type
     out = make(np.asarray(np.where(mask._data, fill, x._data), order="C"), x.dtype, node)

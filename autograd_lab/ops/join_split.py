@@ -261,12 +261,16 @@ def chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple:
 
 def hstack(tensors: Any) -> Tensor:
     """The tensors joined column-wise (along dim 1; dim 0 for vectors)."""
+    if not len(tensors):
+        raise RuntimeError("hstack expects a non-empty TensorList")
     ts = [t if t.ndim else reshape(t, (1,)) for t in tensors]
     return cat(ts, 0 if ts and ts[0].ndim == 1 else 1)
 
 
 def vstack(tensors: Any) -> Tensor:
     """The tensors joined row-wise (vectors become rows)."""
+    if not len(tensors):
+        raise RuntimeError("vstack expects a non-empty TensorList")
     ts = [t if t.ndim >= 2 else unsqueeze(t, 0) if t.ndim == 1 else reshape(t, (1, 1))
           for t in tensors]
     return cat(ts, 0)

@@ -174,16 +174,16 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
         raise RuntimeError(
             f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
         )
+    if a.dtype is not b.dtype:
+        raise RuntimeError(
+            f"dot : expected both vectors to have same dtype, but found {scalar_name(a.dtype)} "
+            f"and {scalar_name(b.dtype)}"
+        )
     if a._data.shape != b._data.shape:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{a._data.shape[0]}] and src "
             f"[{b._data.shape[0]}] to have the same number of elements, but got "
             f"{a._data.shape[0]} and {b._data.shape[0]} elements respectively"
-        )
-    if a.dtype is not b.dtype:
-        raise RuntimeError(
-            f"dot : expected both vectors to have same dtype, but found {scalar_name(a.dtype)} "
-            f"and {scalar_name(b.dtype)}"
         )
     _float_check(a, b, "dot")
     out, node = record(DotBackward0, np.dot(a._data, b._data), a.dtype, a, b)
