@@ -84,7 +84,7 @@ _tracebacks.install()  # in IPython: tracebacks without the engine's frames, as 
 
 # Imported on first use (``torch.nn.Linear`` works as usual): keeps ``import`` fast.
 _LAZY_MODULES = ("nn", "optim", "teaching", "viz", "utils", "cuda", "accelerator", "backends",
-                 "serialization", "functional", "_C")
+                 "serialization", "functional", "_C", "linalg")
 _LAZY_NAMES = {"save": "serialization", "load": "serialization", "meshgrid": "functional"}
 
 

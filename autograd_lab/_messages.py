@@ -163,6 +163,8 @@ CREATE_GRAPH_BACKWARD = (
     "creating the graph to avoid this. If you have to use this function, make sure to reset the "
     ".grad fields of your parameters to None after use to break the cycle and avoid the leak."
 )
+WHERE_UINT8 = ("where received a uint8 condition tensor. This behavior is deprecated and will be "
+               "removed in a future version of PyTorch. Use a boolean condition instead.")
 _WARNED_ONCE: set[str] = set()  # warnings torch gives once per process (TORCH_WARN_ONCE)
 
 

@@ -136,7 +136,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         return _cross_entropy_prob(input, target, weight, red, ignore_index, label_smoothing,
                                    class_dim)
     if not input.dtype.is_floating_point:
-        raise NotImplementedError('"log_softmax_lastdim_kernel_impl" not implemented for '
+        kernel = "log_softmax_lastdim_kernel_impl" if input.dim() <= 2 else \
+            "log_softmax_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{scalar_name(input.dtype)}'")
     if label_smoothing > 0.0:
         if label_smoothing > 1.0:

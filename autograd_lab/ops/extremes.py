@@ -40,11 +40,28 @@ class _ReturnType(NamedTuple):
 
 
 def _return_type(name: str) -> type:
-    def __repr__(self: Any) -> str:  # noqa: N807
-        return f"torch.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+    """torch's ``torch.return_types.<name>``: a read-only (values, indices) pair whose
+    attribute errors name it in full."""
+    full = f"torch.return_types.{name}"
 
-    return type(name, (_ReturnType,), {"__repr__": __repr__, "__str__": __repr__,
-                                        "__module__": "torch.return_types"})
+    def __repr__(self: Any) -> str:  # noqa: N807
+        return f"{full}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+    def __getattr__(self: Any, attr: str) -> Any:  # noqa: N807  (only for unknown names)
+        raise AttributeError(f"'{full}' object has no attribute '{attr}'")
+
+    def __setattr__(self: Any, attr: str, value: Any) -> None:  # noqa: N807
+        if attr in self._fields:
+            raise AttributeError("readonly attribute")
+        raise AttributeError(f"'{full}' object has no attribute '{attr}'")
+
+    def __delattr__(self: Any, attr: str) -> None:  # noqa: N807
+        __setattr__(self, attr, None)
+
+    return type(name, (_ReturnType,), {
+        "__repr__": __repr__, "__str__": __repr__, "__getattr__": __getattr__,
+        "__setattr__": __setattr__, "__delattr__": __delattr__, "__slots__": (),
+        "__module__": "torch.return_types"})
 
 
 max_type, min_type, median_type = (_return_type(n) for n in ("max", "min", "median"))

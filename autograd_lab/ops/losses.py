@@ -255,7 +255,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
             target = expand(target, shape)
     dt = c.result_type(input, target)
     if not dt.is_floating_point:
-        raise RuntimeError(f'"mse_cpu" not implemented for \'{scalar_name(dt)}\'')
+        raise NotImplementedError(f'"mse_cpu" not implemented for \'{scalar_name(dt)}\'')
     x = input._data if input.dtype is dt else input._data.astype(dt.np)
     y = target._data if target.dtype is dt else target._data.astype(dt.np)
     d = np.asarray(x - y)  # (0-d operands give a numpy scalar)

@@ -402,3 +402,112 @@ case("scatter_0d_create_graph", """
     gz, = torch.autograd.grad(z.sum(), x, create_graph=True)
     result = [y, g, s.grad, z, gz]
 """)
+
+
+# ---- the nuclear norm ---------------------------------------------------------------------------
+case("nuc", """
+    x = torch.tensor([[1.0, 2.0, 0.5], [3.0, -4.0, 1.0]], requires_grad=True)
+    n = torch.norm(x, 'nuc')
+    n.backward()
+    result = [n, x.grad]
+""")
+case("nuc_linalg", """
+    x = torch.tensor([[1.0, 2.0, 0.5], [3.0, -4.0, 1.0]], dtype=torch.float64, requires_grad=True)
+    n = torch.linalg.matrix_norm(x, ord='nuc')
+    n.backward()
+    result = [n, x.grad]
+""")
+case("nuc_batch", """
+    x = torch.tensor([[[1.0, 2.0], [3.0, -4.0]], [[0.5, 0.0], [1.0, 2.0]]], requires_grad=True)
+    n = torch.linalg.matrix_norm(x, ord='nuc', keepdim=True)
+    n.sum().backward()
+    result = [n, x.grad]
+""")
+case("nuc_forms", """
+    x = torch.tensor([[[1.0, 2.0], [3.0, -4.0]], [[0.5, 0.0], [1.0, 2.0]]], requires_grad=True)
+    a = torch.linalg.matrix_norm(x, ord='nuc', dim=(0, 2))
+    b = torch.norm(x, 'nuc', dim=(0, 1), keepdim=True)
+    c = torch.linalg.matrix_norm(x)
+    d = x[0].norm(p='nuc')
+    (a.sum() + b.sum() * 2 + c.sum() + d).backward()
+    result = [a, b, c, d, x.grad, torch.linalg.svdvals(x[1])]
+""")
+case("nuc_errors", """
+    r = []
+    x = torch.ones(2, 2, 2)
+    for f in (lambda: torch.norm(x, 'nuc'), lambda: torch.norm(torch.ones(3), 'nuc'),
+              lambda: torch.linalg.matrix_norm(torch.ones(3), 'nuc'),
+              lambda: torch.linalg.matrix_norm(torch.ones(3, 3, dtype=torch.long), 'nuc'),
+              lambda: torch.linalg.matrix_norm(x, 'nuc', dim=(1, 1)),
+              lambda: torch.linalg.matrix_norm(x, 'nuc', dim=(0, 1, 2)),
+              lambda: torch.linalg.matrix_norm(x, 'foo'),
+              lambda: torch.norm(torch.ones(2, 3), 'nuc', dtype=torch.float64)):
+        try:
+            r.append(f())
+        except Exception as e:
+            r.append(f"{type(e).__name__}: {e}")
+    result = r
+""")
+case("nuc_create_graph", """
+    x = torch.tensor([[1.0, 2.0], [3.0, -4.0]], requires_grad=True)
+    g, = torch.autograd.grad(torch.norm(x, 'nuc'), x, create_graph=True)
+    y = torch.tensor([[1.0, 2.0, 0.5], [3.0, -4.0, 1.0]], requires_grad=True)
+    h, = torch.autograd.grad(torch.norm(y, 'nuc'), y, create_graph=True)
+    z = torch.tensor([[1.0, 2.0], [3.0, -4.0], [0.5, 1.0]], requires_grad=True)
+    k, = torch.autograd.grad(torch.norm(z, 'nuc'), z, create_graph=True)
+    result = [g, h, k]
+""")
+
+# ---- where with a uint8 condition; torch.return_types; kernel names and error types -----------
+case("where_u8", """
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = torch.where(torch.tensor([1, 0, 1], dtype=torch.uint8), x, x * 2)
+    result = [y]
+""")
+case("return_types_attr", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    m = x.max(0)
+    m.foo
+""")
+case("return_types_attr2", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    m = torch.sort(x)
+    m.value
+""")
+case("mse_long", """
+    F.mse_loss(torch.tensor([1, 2]), torch.tensor([1, 3]))
+""")
+case("softmax_int2", """
+    torch.tensor([[1, 2]]).softmax(0)
+""")
+case("log_softmax_int", """
+    torch.log_softmax(torch.tensor([[1, 2]]), 0)
+""")
+case("return_types_more", """
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    m = x.max(0)
+    r = []
+    for f in (lambda: setattr(m, 'foo', 1), lambda: setattr(m, 'values', 1), lambda: delattr(m, 'indices'), lambda: m[2], lambda: x.topk(1).bar, lambda: x.median(0).values, lambda: type(m).__name__, lambda: type(m).__module__, lambda: m.count(1)):
+        try:
+            r.append(f())
+        except Exception as e:
+            r.append(f"{type(e).__name__}: {e}")
+    result = r
+""")
+case("kernel_names", """
+    r = []
+    for f in (lambda: F.cross_entropy(torch.tensor([[1, 2]]), torch.tensor([0])),
+              lambda: F.cross_entropy(torch.tensor([[[1, 2]]]), torch.tensor([[0, 1]])),
+              lambda: F.cross_entropy(torch.tensor([1, 2]), torch.tensor(0)),
+              lambda: torch.softmax(torch.tensor(1), 0), lambda: torch.softmax(torch.tensor([[1]]), -1),
+              lambda: torch.softmax(torch.tensor([[1]]), 0), lambda: torch.log_softmax(torch.zeros(2, 2, 2, dtype=torch.long), 1),
+              lambda: F.mse_loss(torch.tensor([1.]), torch.tensor([1])),
+              lambda: F.mse_loss(torch.tensor([True]), torch.tensor([True])),
+              lambda: F.mse_loss(torch.tensor([1, 2]), torch.tensor([1, 3])),
+              lambda: torch.softmax(torch.zeros(2, 3, dtype=torch.long), 1, dtype=torch.float32)):
+        try:
+            r.append(f())
+        except Exception as e:
+            r.append(f"{type(e).__name__}: {e}")
+    result = r
+""")
