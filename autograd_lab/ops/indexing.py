@@ -69,12 +69,21 @@ def sequence_key(key: Any) -> Any:
     """torch (after numpy) reads a short list holding a slice, ``...``, None, a tensor or
     another sequence as a tuple of indices, with a deprecation warning."""
     if type(key) is not list or len(key) >= 32:
-        return key
+        if type(key) is tuple:
+            return tuple(_bool_scalar(k) for k in key)
+        return _bool_scalar(key)
     for k in key:
         if k is None or k is Ellipsis or isinstance(k, (slice, Tensor, list, tuple, range)):
             _warn_sequence_key()
             return tuple(key)
     return key
+
+
+def _bool_scalar(k: Any) -> Any:
+    """A 0-d bool tensor indexes as the Python bool it holds (torch's indexing reads it so)."""
+    if type(k) is Tensor and k.dtype is bool_ and not k._data.ndim:
+        return bool(k._data)
+    return k
 
 
 def _check_key(k: Any) -> None:

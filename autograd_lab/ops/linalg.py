@@ -122,7 +122,7 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
 
 
 class MvBackward0(Node):
-    """y = A @ v;  dA = outer(g, v),  dv = A^T @ g"""
+    """y = A @ v;  dA = outer(g, v),  dv = A^T @ g  (torch's g.ger(v) and A.t().mv(g))"""
 
     saved_names = ("self", "vec")
 
@@ -131,9 +131,10 @@ class MvBackward0(Node):
         ga = gv = None
         if nf[0][0] is not None:
             v = self.saved("vec")
-            ga = c.unsqueeze(g, 1) * c.unsqueeze(v, 0)
+            ga = (reshape(g, (-1, 1)) if isinstance(g, Tensor) else g.reshape(-1, 1)) * v
         if nf[1][0] is not None:
-            gv = c.swap_last(self.saved("self")) @ g
+            a = self.saved("self")
+            gv = mv(t(a), g) if isinstance(g, Tensor) or isinstance(a, Tensor) else a.T @ g
         return ga, gv
 
 
