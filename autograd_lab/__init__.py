@@ -77,6 +77,10 @@ from .random import (
     rand, rand_like, randint, randn, randn_like, randperm, seed, set_rng_state,
 )
 from . import autograd  # noqa: E402
+from .legacy import (  # noqa: E402  (installs Tensor(...) and Tensor.new too)
+    BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
+    LongTensor, ShortTensor,
+)
 from ._device import device, get_default_device, set_default_device  # noqa: E402
 from . import _tracebacks  # noqa: E402
 

@@ -241,6 +241,11 @@ def not_implemented_for(kernel: str, dt: Any) -> NotImplementedError:
     return NotImplementedError(f'"{kernel}" not implemented for \'{scalar_name(dt)}\'')
 
 
+def not_writable(name: str) -> str:
+    """torch's error for setting or deleting a read-only Tensor attribute."""
+    return f"attribute '{name}' of 'torch._C.TensorBase' objects is not writable"
+
+
 def cannot_convert(type_name: str) -> RuntimeError:
     """A Python number out of a dtype's range (``torch.full((2,), 1e40, dtype=torch.int64)``)."""
     return RuntimeError(f"value cannot be converted to type {type_name} without overflow")

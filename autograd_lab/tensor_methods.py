@@ -8,6 +8,7 @@ below is the whole list: method name -> the function that implements it).
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from . import random
@@ -248,6 +249,12 @@ def _new_full(self: Tensor, size: Any, fill_value: Any, *, dtype: Any = None,
 
 def _new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool = False,
                 device: Any = None) -> Tensor:
+    if isinstance(data, Tensor):  # torch's warning names new_tensor; the copy is the same
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+            "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+        data = data._data
     return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 

@@ -511,3 +511,63 @@ case("kernel_names", """
             r.append(f"{type(e).__name__}: {e}")
     result = r
 """)
+
+
+# ---- legacy constructors, Tensor.new, attribute deletion ----------------------------------------
+case("legacy_ctors", """
+    r = []
+    for code in ("torch.FloatTensor(2, 3).shape", "torch.FloatTensor([1, 2])", "torch.LongTensor([1, 2])", "torch.DoubleTensor([[1, 2]])",
+                 "torch.IntTensor([1, 2])", "torch.BoolTensor([True, False])", "torch.Tensor([1, 2])", "torch.Tensor(2).shape",
+                 "torch.Tensor()", "torch.FloatTensor()", "torch.Tensor(2, 3).dtype", "torch.LongTensor(3).dtype", "torch.ByteTensor([1, 2])",
+                 "torch.Tensor([[1, 2], [3, 4]])", "torch.Tensor(torch.Size([2, 2])).shape", "torch.FloatTensor(torch.tensor([1., 2.]))",
+                 "torch.LongTensor([1.7, 2])", "torch.Tensor([1, 2]).requires_grad", "torch.Tensor(2.5)", "torch.Tensor('a')",
+                 "torch.LongTensor(torch.tensor([1., 2.]))", "torch.Tensor([1, 2], dtype=torch.float64)", "torch.FloatTensor(2, 3).type()",
+                 "isinstance(torch.tensor([1.]), torch.FloatTensor)", "isinstance(torch.tensor([1]), torch.FloatTensor)",
+                 "torch.HalfTensor([1])", "torch.ShortTensor([1])", "torch.CharTensor([1])", "torch.Tensor(0).shape", "torch.Tensor(-1)",
+                 "torch.Tensor(torch.tensor(1.))", "torch.Tensor(np.array([1., 2.]))", "torch.FloatTensor([1, 2]).requires_grad_()",
+                 "torch.Tensor([1, 2]).grad_fn", "torch.Tensor((1, 2))"):
+        try:
+            r.append([code, eval(code)])
+        except Exception as e:
+            r.append([code, f"{type(e).__name__}: {e}"])
+    result = r
+""")
+
+case("tensor_new", """
+    r = []
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64)
+    i = torch.tensor([1, 2])
+    for code in ("x.new(2, 3).shape", "x.new(2, 3).dtype", "x.new([1, 2])", "i.new([1.5, 2])", "x.new()", "x.new(torch.Size([2])).shape",
+                 "x.new_tensor([1, 2])", "i.new_tensor([1.5])", "x.new_tensor([1, 2], dtype=torch.int32)", "x.new_tensor(x)",
+                 "x.new(x)", "x.new_tensor([1, 2], requires_grad=True)", "x.new('a')", "x.new(2.5)", "x.new([[1], [2]]).shape",
+                 "x.new_zeros(2)", "x.new_ones((2, 1))", "x.new_full((2,), 3)", "x.new_empty(2).shape", "i.new_ones(2)"):
+        try:
+            r.append([code, eval(code)])
+        except Exception as e:
+            r.append([code, f"{type(e).__name__}: {e}"])
+    result = r
+""")
+
+case("del_attrs", """
+    r = []
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    x.sum().backward()
+    for code in ("del x.grad", "del x.requires_grad", "del x.grad_fn", "del x.data", "del x.is_leaf", "del x._version", "del x.shape", "del x.foo", "del x.names", "del x.dtype"):
+        try:
+            exec(code)
+            r.append([code, "ok", x.grad])
+        except Exception as e:
+            r.append([code, f"{type(e).__name__}: {e}"])
+    result = r
+""")
+case("legacy_ctor_training_step", """
+    w = torch.FloatTensor([[0.5, -1.0], [2.0, 0.25]]).requires_grad_()
+    x = torch.Tensor([[1, 2], [3, 4]])
+    y = torch.LongTensor([1, 0])
+    loss = F.cross_entropy(x @ w, y)
+    loss.backward()
+    a = torch.FloatTensor(w.detach())
+    a.add_(1)
+    result = [loss, w.grad, a, w, isinstance(w, torch.FloatTensor), isinstance(y, torch.FloatTensor),
+              repr(torch.FloatTensor), torch.LongTensor.dtype]
+""")
