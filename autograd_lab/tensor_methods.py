@@ -170,6 +170,12 @@ def _scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: 
     return I.apply_inplace(self, lambda x: G.scatter(x, dim, index, s, reduce=reduce), s)
 
 
+def _index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    others = (value,) if isinstance(value, Tensor) else ()
+    return I.apply_inplace(self, lambda x: G.index_fill(x, dim, index, value), *others,
+                           overlap_ok=True)
+
+
 def _scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_add_(): argument 'src' (position 4) must be Tensor, not "
@@ -310,7 +316,8 @@ METHODS: dict[str, Any] = {
     "__getitem__": Ix.getitem, "__setitem__": I.setitem,
     # indexing, sorting
     "gather": G.gather, "scatter": G.scatter, "scatter_add": G.scatter_add,
-    "index_select": G.index_select, "nonzero": Ix.nonzero, "count_nonzero": R.count_nonzero_method,
+    "index_select": G.index_select, "index_fill": G.index_fill, "index_fill_": _index_fill_,
+    "nonzero": Ix.nonzero, "count_nonzero": R.count_nonzero_method,
     "masked_fill": Ix.masked_fill, "sort": S.sort, "argsort": S.argsort, "topk": S.topk,
     # dtype
     "to": _to, "type": _type, "type_as": _type_as, "float": _cast(float32),

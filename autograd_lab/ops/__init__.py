@@ -41,7 +41,7 @@ from .elementwise import (
     sinh, sqrt, square, tan, tanh, trunc,
 )
 from .elementwise import frac, nan_to_num, sgn
-from .gather_scatter import gather, index_select, scatter, scatter_add
+from .gather_scatter import gather, index_fill, index_select, scatter, scatter_add
 from .indexing import masked_fill, nonzero, one_hot
 from .join_split import (
     broadcast_to, cat, chunk, hstack, repeat, repeat_interleave, split, stack, tile, unbind, vstack,
@@ -97,5 +97,5 @@ __all__ = [
     "isinf", "isnan", "log10", "logical_and", "logical_or", "logical_xor", "masked_fill",
     "nonzero", "one_hot", "repeat_interleave", "round", "scatter", "scatter_add", "sinh", "sort",
     "tile", "topk", "tril", "triu", "trunc", "vstack",
-    "atan2", "fmod", "frac", "hypot", "nan_to_num", "roll", "sgn",
+    "atan2", "fmod", "frac", "hypot", "nan_to_num", "roll", "sgn", "index_fill",
 ]

@@ -308,3 +308,78 @@ def index_select(x: Tensor, dim: int, index: Tensor) -> Tensor:
         c.show_saved(node, dim=c.shown_dim(dim))
         node.idx = idx
     return out
+
+
+# ---- index_fill ---------------------------------------------------------------------------------
+
+class IndexFillBackward0(Node):
+    """y = x.index_fill(dim, index, number);  dx = g with the filled slices zeroed"""
+
+    saved_names = ("dim", "index")
+
+    def _gx(self, g: Any) -> Any:
+        d, idx = self._saved["dim"], self.idx
+        if isinstance(g, Tensor):
+            return index_fill(g, d, make(idx, int64, None), 0)
+        out = np.array(g, copy=True)
+        if out.ndim:
+            out[(slice(None),) * d + (idx,)] = 0
+        elif idx.size:
+            out[()] = 0
+        return out
+
+    def backward(self, g: Any) -> Any:
+        return self._gx(g)
+
+
+class IndexFillBackward1(IndexFillBackward0):
+    """y = x.index_fill(dim, index, v) with a 0-d tensor v;  dx = g with the filled slices
+    zeroed,  dv = the sum of g over the filled slices (each once)"""
+
+    def backward(self, g: Any) -> tuple:
+        gx = self._gx(g) if self.next_functions[0][0] is not None else None
+        gv = None
+        if self.next_functions[1][0] is not None:
+            d, uniq = self._saved["dim"], np.unique(self.idx)
+            if isinstance(g, Tensor):
+                gv = index_select(g, d, make(uniq, int64, None)).sum()
+            else:
+                picked = np.take(g, uniq, axis=d) if g.ndim else np.reshape(g, -1)[uniq]
+                gv = np.asarray(picked.sum(), dtype=g.dtype)
+        return gx, gv
+
+
+def index_fill(x: Tensor, dim: int, index: Tensor, value: Any, *, _inplace: bool = False) -> Tensor:
+    """A copy of ``x`` with the slices at ``index`` along ``dim`` set to ``value`` (a number or
+    a 0-d tensor, which then gets the gradient of the filled slices)."""
+    data = c.unary_data(x, "index_fill")
+    if not isinstance(index, Tensor) or index.dtype is not int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    d = norm_dim(dim, data.ndim)
+    if index._data.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    if isinstance(value, Tensor) and value._data.ndim:
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value._data.ndim} dimension(s).")
+    size = data.shape[d] if data.ndim else 1
+    idx = index._data.reshape(-1)
+    bad = (idx < -size) | (idx >= size)
+    if bad.any():
+        raise IndexError(f"index {int(idx[bad][0])} is out of bounds for dimension {d} with "
+                         f"size {size}")
+    idx = np.where(idx < 0, idx + size, idx)
+    fill = np.array(value._data if isinstance(value, Tensor) else value).astype(x.dtype.np)
+    out_data = np.array(data, copy=True)
+    if out_data.ndim:
+        out_data[(slice(None),) * d + (idx,)] = fill
+    elif idx.size:
+        out_data[()] = fill
+    tensor_value = isinstance(value, Tensor)
+    out, node = record(IndexFillBackward1 if tensor_value else IndexFillBackward0, out_data,
+                       x.dtype, *((x, value) if tensor_value else (x,)))
+    if node is not None:
+        node._saved["dim"] = d
+        node.save("index", index)
+        c.show_saved(node, dim=c.shown_dim(dim))
+        node.idx = idx
+    return out

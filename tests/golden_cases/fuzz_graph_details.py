@@ -174,3 +174,38 @@ case("copy_and_fill_gradients_are_constants", """
     k = torch.autograd.grad(w.sum(), [x])
     result = [g, h, k]
 """)
+
+
+# ---- index_fill with a number or a 0-d tensor value ---------------------------------------------
+case("index_fill_forms", """
+    x = torch.tensor([[1.0, 2.0, 3.0], [4., 5., 6.]], requires_grad=True)
+    v = torch.tensor(5.0, requires_grad=True)
+    a = x.index_fill(1, torch.tensor([0, 2, 0]), v)
+    b = torch.index_fill(x, 0, torch.tensor(1), -1)
+    c = x.clone()
+    c.index_fill_(0, torch.tensor([1]), v * 2)
+    (a * torch.arange(6.).reshape(2, 3)).sum().backward(retain_graph=True)
+    (b.sum() + c.sum()).backward()
+    result = [a, b, c, x.grad, v.grad]
+""")
+case("index_fill_errors", """
+    x = torch.tensor([[1.0, 2.0, 3.0], [4., 5., 6.]])
+    r = []
+    for f in (lambda: x.index_fill(1, torch.tensor([0.]), 1.), lambda: x.index_fill(1, torch.tensor([3]), 1.),
+              lambda: x.index_fill(1, torch.tensor([[0]]), 1.), lambda: x.index_fill(1, torch.tensor([0]), torch.tensor([1.])),
+              lambda: x.index_fill(2, torch.tensor([0]), 1.), lambda: x.index_fill(1, torch.tensor([-1]), 1.),
+              lambda: x.index_fill(1, torch.tensor([0], dtype=torch.int32), 1.), lambda: torch.tensor(1.).index_fill(0, torch.tensor([0]), 2.),
+              lambda: x.long().index_fill(1, torch.tensor([0]), 1.5), lambda: x.index_fill(1, torch.tensor([], dtype=torch.long), 1.)):
+        try:
+            r.append(f())
+        except Exception as e:
+            r.append(f"{type(e).__name__}: {e}")
+    result = r
+""")
+case("index_fill_create_graph", """
+    x = torch.tensor([[1.0, 2.0, 3.0], [4., 5., 6.]], requires_grad=True)
+    v = torch.tensor(5.0, requires_grad=True)
+    y = x.index_fill(1, torch.tensor([0, 2]), v * v)
+    g = torch.autograd.grad((y * y).sum(), [x, v], create_graph=True)
+    result = [g, g[0].grad_fn, g[1].grad_fn]
+""")
