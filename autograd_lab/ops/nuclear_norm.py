@@ -24,9 +24,12 @@ class LinalgSvdBackward0(Node):
     saved_names = ("S", "S_sym_argsize_minus_1", "U", "Vh", "full_matrices")
 
     def backward(self, gU: Any, gS: Any, gVh: Any) -> Any:
-        if gU is not None or gVh is not None:  # (reached only by differentiating dA again)
-            raise NotImplementedError("autograd_lab differentiates the singular value "
-                                      "decomposition only through its singular values")
+        if gU is not None or gVh is not None:  # (reached by differentiating dA again)
+            if any(isinstance(g, Tensor) for g in (gU, gS, gVh)):
+                raise NotImplementedError("autograd_lab differentiates the singular value "
+                                          "decomposition at most twice")
+            return _svd_backward(gU, gS, gVh, self.saved("U"), self.saved("S"),
+                                 self.saved("Vh"))
         if gS is None:
             return None
         U, Vh = self.saved("U"), self.saved("Vh")
@@ -37,6 +40,41 @@ class LinalgSvdBackward0(Node):
         if U.shape[-2] >= Vh.shape[-1]:  # torch's order of the products
             return np.matmul(U, gS[..., None] * Vh)
         return np.matmul(U * gS[..., None, :], Vh)
+
+
+def _svd_backward(gU: Any, gS: Any, gVh: Any, U: np.ndarray, S: np.ndarray,
+                  Vh: np.ndarray) -> np.ndarray:
+    """torch's svd_backward (real, full_matrices=False) when U or Vh has a gradient."""
+    m, n = U.shape[-2], Vh.shape[-1]
+    V, gV = np.swapaxes(Vh, -1, -2), None if gVh is None else np.swapaxes(gVh, -1, -2)
+
+    def skew(a: np.ndarray) -> np.ndarray:
+        return a - np.swapaxes(a, -1, -2)
+
+    S2 = S * S
+    E = S2[..., None, :] - S2[..., :, None]
+    idx = np.arange(S.shape[-1])
+    E[..., idx, idx] = 1
+    if gU is not None and gV is not None:
+        gA = (skew(np.swapaxes(U, -1, -2) @ gU) * S[..., None, :]
+              + S[..., :, None] * skew(np.swapaxes(V, -1, -2) @ gV)) / E
+    elif gU is not None:
+        gA = skew(np.swapaxes(U, -1, -2) @ gU) * (S[..., None, :] / E)
+    else:
+        gA = skew(np.swapaxes(V, -1, -2) @ gV) * (S[..., :, None] / E)
+    if gS is not None:
+        gA = gA + gS[..., :, None] * np.eye(S.shape[-1], dtype=S.dtype)
+    if m > n and gU is not None:
+        gA = U @ gA
+        gUSinv = gU / S[..., None, :]
+        gA = gA + gUSinv - U @ (np.swapaxes(U, -1, -2) @ gUSinv)
+        return gA @ Vh
+    if m < n and gV is not None:
+        gA = gA @ Vh
+        SinvgVh = gVh / S[..., :, None]
+        gA = gA + SinvgVh - (SinvgVh @ V) @ Vh
+        return U @ gA
+    return U @ (gA @ Vh) if m >= n else (U @ gA) @ Vh
 
 
 def svdvals(a: Tensor) -> Tensor:

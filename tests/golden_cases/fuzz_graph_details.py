@@ -209,3 +209,40 @@ case("index_fill_create_graph", """
     g = torch.autograd.grad((y * y).sum(), [x, v], create_graph=True)
     result = [g, g[0].grad_fn, g[1].grad_fn]
 """)
+
+
+# ---- matrix norms of every order; the singular values differentiated twice --------------------
+case("matrix_norm_ords", """
+    x = torch.tensor([[[1.0, -2.0, 0.5], [3.0, -4.0, 1.0]], [[0.5, 2.0, -1.0], [1.0, 0.0, 2.0]]], requires_grad=True)
+    r = []
+    for o in (1, -1, 2, -2, float('inf'), float('-inf'), 'fro', 'nuc'):
+        for dim, keep in (((-2, -1), False), ((0, 2), True), ((2, 1), False)):
+            y = torch.linalg.matrix_norm(x, o, dim, keep)
+            g, = torch.autograd.grad(y.sum(), x)
+            # (the singular vectors' rounding noise is LAPACK's own: 2-norm gradients compared on 3 dims only)
+            r.append([str(o), y, g if o not in (2, -2, 'nuc') or dim == (-2, -1) else None])
+    result = r
+""")
+case("matrix_norm_ord_errors", """
+    r = []
+    for f in (lambda: torch.linalg.matrix_norm(torch.ones(2, 2), 3), lambda: torch.linalg.matrix_norm(torch.ones(2, 2), 'x'),
+              lambda: torch.linalg.matrix_norm(torch.ones(2), 1), lambda: torch.linalg.matrix_norm(torch.ones(2, 2, dtype=torch.long), 1),
+              lambda: torch.linalg.matrix_norm(torch.ones(2, 2, dtype=torch.long), 2)):
+        try:
+            r.append(f())
+        except Exception as e:
+            r.append(f"{type(e).__name__}: {e}")
+    result = r
+""")
+case("nuc_double_backward", """
+    x = torch.tensor([[1.0, 2.0, 0.5], [3.0, -4.0, 1.0]], dtype=torch.float64, requires_grad=True)
+    g, = torch.autograd.grad(torch.norm(x, 'nuc'), x, create_graph=True)
+    (g * torch.tensor([[1.0, 0.5, -1.0], [2.0, 0.0, 1.0]], dtype=torch.float64)).sum().backward()
+    y = torch.tensor([[1.0, 2.0], [3.0, -4.0], [0.5, 1.0]], dtype=torch.float64, requires_grad=True)
+    h, = torch.autograd.grad(torch.linalg.svdvals(y).pow(2).sum(), y, create_graph=True)
+    (h * h).sum().backward()
+
+
+
+    result = [g, x.grad, h, y.grad]
+""")
