@@ -267,16 +267,18 @@ def full(size: Any, fill_value: Any = _UNSET, *, dtype: dtype | None = None,
     return _filled(fill_value, tuple(size), dtype, requires_grad)
 
 
-def check_number_arg(op: str, name: str, position: int, v: Any) -> None:
-    """A ``Number`` argument: torch's parser also reads a one-element tensor that needs no
-    gradient as one (a tensor that requires grad would lose its gradient: refused)."""
+def check_number_arg(op: str, name: str, position: int | None, v: Any,
+                     max_dims: int = 1) -> None:
+    """A ``Number`` argument: torch's parser also reads a one-element tensor (of at most
+    ``max_dims`` dims) that needs no gradient as one (a tensor that requires grad would lose
+    its gradient: refused). ``position`` None: given by keyword, where torch names none."""
     if isinstance(v, Tensor):
-        if v._data.size == 1 and v._data.ndim <= 1 and not v._rg:
+        if v._data.size == 1 and v._data.ndim <= max_dims and not v._rg:
             return
     elif isinstance(v, (int, float, complex, bool, np.number, np.bool_)):
         return
-    raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Number, not "
-                    f"{type(v).__name__}")
+    where = "" if position is None else f" (position {position})"
+    raise TypeError(f"{op}(): argument '{name}'{where} must be Number, not {type(v).__name__}")
 
 
 def _like(t: Tensor, value: Any, dtype: dtype | None, requires_grad: bool) -> Tensor:

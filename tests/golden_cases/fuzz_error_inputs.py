@@ -93,3 +93,23 @@ errors("binary_ops_given_no_tensor", [
     "torch.rsub(2, 3)", "torch.remainder(2, torch.tensor([3]))", "torch.pow(2, torch.tensor([3]))",
     "torch.maximum(2, torch.ones(2))",
 ])
+
+
+# ---- activations: Number arguments, silu in place ----------------------------------------------
+case("activation_number_args", """
+    x = torch.tensor([-1.0, 2.0], requires_grad=True)
+    t = torch.tensor(0.5, requires_grad=True)
+    r = []
+    for f in (lambda: F.elu(x, alpha=t), lambda: F.elu(x, t), lambda: F.leaky_relu(x, t), lambda: F.softplus(x, beta=t),
+              lambda: F.softplus(x, 1, t), lambda: F.elu(x, torch.tensor(0.5)), lambda: F.softplus(x, beta=torch.tensor(2.)),
+              lambda: F.leaky_relu(x, torch.tensor([0.1])), lambda: F.elu(x, alpha="a"), lambda: F.leaky_relu(x, "a"),
+              lambda: F.softplus(x, beta="a"), lambda: F.softplus(x, 2.0, threshold=1.0), lambda: F.leaky_relu(x, torch.tensor(0.2))):
+        try:
+            r.append(f())
+        except Exception as e:
+            r.append(f"{type(e).__name__}: {e}")
+    y = x.clone()
+    z = F.silu(y, inplace=True)
+    z.sum().backward()
+    result = r + [y, z is y, y.grad_fn, x.grad]
+""")
