@@ -323,22 +323,32 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
             # create_graph: torch's (sigmoid(x) - t) * g (* w), then / numel for a mean
             gx = _weighted((c.sigmoid(x) - t) * g, w)
             return (bo.over(gx, x.numel()) if red == 1 else gx), None
-        g = _grad_scale(g, x.size if not isinstance(x, Tensor) else x.numel(), red)
+        n = x.size if not isinstance(x, Tensor) else x.numel()
         s = c.sigmoid(x)
         gx = gt = None
+        # torch's order: the formula, times g, times w, then / numel for a mean
         if self.next_functions[0][0] is not None:
             if pw is None:
-                gx = _weighted(g * (s - t), w)
+                gx = (s - t) * g
             else:
                 pt = pw * t
-                gx = _weighted(g * ((pt + 1 - t) * s - pt), w)
+                gx = (((pt + 1) - t) * s - pt) * g
+            gx = _grad_scale(_weighted(gx, w), n, red)
         if self.next_functions[1][0] is not None:  # d/dt = -w (x + pw-weighted log-sigmoid term)
             if pw is None:
-                gt = _weighted(g * -x, w)
-            else:
-                ls = -(c.log(s) if isinstance(s, Tensor) else np.log(s))
-                gt = _weighted(g * (-x + (pw - 1) * ls), w)
+                gt = -(x * g)
+            elif isinstance(x, Tensor):
+                ls = -c.log(s)
+                gt = (-x + (pw - 1) * ls) * g
+            else:  # log_sigmoid(-x) - log_sigmoid(x) * pw, as torch's kernel computes them
+                gt = (_log_sigmoid(-x) - _log_sigmoid(x) * pw) * g
+            gt = _grad_scale(_weighted(gt, w), n, red)
         return gx, gt
+
+
+def _log_sigmoid(x: np.ndarray) -> np.ndarray:
+    """torch's log_sigmoid kernel: min(0, x) - log1p(exp(-|x|))."""
+    return np.minimum(x.dtype.type(0), x) - np.log1p(np.exp(-np.abs(x)))
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,

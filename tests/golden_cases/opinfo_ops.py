@@ -233,3 +233,19 @@ case("bce_target_requires_grad_float32", """
     torch.nn.functional.binary_cross_entropy(p, t).backward()
     result = [[v.hex() for v in p.grad.tolist()], [v.hex() for v in t.grad.tolist()]]
 """)
+case("bce_with_logits_grad_order", """
+    torch.manual_seed(0)
+    x = torch.randn(4, 5, requires_grad=True)
+    t = torch.rand(4, 5, requires_grad=True)
+    w = torch.rand(4, 5)
+    pw = torch.rand(5) * 4
+    r = []
+    for kw in ({}, {'reduction': 'sum'}, {'weight': w}):  # to the last bit
+        out = torch.nn.functional.binary_cross_entropy_with_logits(x, t, **kw)
+        gx, gt = torch.autograd.grad(out, [x, t], torch.full_like(out, 0.7))
+        r.append(([v.hex() for v in gx.flatten().tolist()], [v.hex() for v in gt.flatten().tolist()]))
+    for kw in ({'pos_weight': pw}, {'weight': w, 'pos_weight': pw, 'reduction': 'none'}):
+        out = torch.nn.functional.binary_cross_entropy_with_logits(x, t, **kw)
+        r.append(torch.autograd.grad(out, [x, t], torch.full_like(out, 0.7)))
+    result = r
+""")
