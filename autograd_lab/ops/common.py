@@ -290,6 +290,8 @@ def sigmoid(x: Any) -> Any:
     if isinstance(x, Tensor):
         return x.sigmoid()
     one = x.dtype.type(1)
+    if x.dtype == np.float32:  # exp in double rounded once, as the sigmoid op (torch's ulp)
+        return one / (one + np.exp(-x.astype(np.float64)).astype(np.float32))
     return one / (one + np.exp(-x))
 
 
