@@ -249,3 +249,24 @@ case("bce_with_logits_grad_order", """
         r.append(torch.autograd.grad(out, [x, t], torch.full_like(out, 0.7)))
     result = r
 """)
+
+# ---- softmax/log_softmax backward over a dim with inner elements: torch's fused sums ----------
+
+case("softmax_backward_inner_dim_fused", """
+    # inputs constant along the softmax dim: the forward values are exact in both, so the
+    # gradients show the backward's own rounding
+    torch.manual_seed(0)
+    r = []
+    for dt in (torch.float32, torch.float64):
+        g = torch.randn(3, 5, 4, dtype=dt)
+        for f in (torch.softmax, torch.log_softmax):
+            for d in (0, 1):
+                shape = [3, 5, 4]
+                shape[d] = 1
+                x = torch.randn(*shape, dtype=dt).expand(3, 5, 4).clone().requires_grad_()
+                y = f(x, d)
+                gx, = torch.autograd.grad(y, x, g)
+                r.append(([v.hex() for v in y.flatten().tolist()],
+                          [v.hex() for v in gx.flatten().tolist()]))
+    result = r
+""")
