@@ -108,6 +108,8 @@ def is_number(x: Any) -> bool:
 def _check_scalar(x: Any, op: str, first: Any = None) -> None:
     if type(x) is not float and not isinstance(x, (Number, np.bool_, np.number)):
         raise operand_error(op, x, first)
+    if isinstance(x, (complex, np.complexfloating)):  # torch would give a complex result
+        raise TypeError("complex numbers are not supported by autograd_lab")
 
 
 def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]:

@@ -270,3 +270,4 @@ case("softmax_backward_inner_dim_fused", """
                           [v.hex() for v in gx.flatten().tolist()]))
     result = r
 """)
+
