@@ -271,3 +271,29 @@ case("softmax_backward_inner_dim_fused", """
     result = r
 """)
 
+
+# ---- topk with ties: the order libstdc++'s selection and sort leave --------------------------
+
+case("topk_ties_integer", """
+    torch.manual_seed(0)
+    x = torch.randint(0, 4, (3, 40))
+    r = []
+    for k, largest, srt in ((3, True, True), (7, False, True), (12, True, False), (40, True, True),
+                            (1, False, True), (0, True, True)):
+        v, i = torch.topk(x, k, 1, largest, srt)
+        r.append((v, i))
+    result = r
+""")
+case("topk_ties_partial_sort_path", """
+    x = torch.tensor([3, 1, 3, 2, 3, 1, 1] * 20)
+    result = [torch.topk(x, 2), torch.topk(x, 2, largest=False), torch.topk(x, 3),
+              x.topk(2, sorted=False)]
+""")
+case("topk_ties_float_nan_and_grad", """
+    x = torch.tensor([[1.0, float('nan'), 2.0, 2.0, float('nan'), 0.5, 2.0, 1.0]] * 2,
+                     requires_grad=True)
+    v, i = torch.topk(x, 5, dim=1)
+    v2, i2 = torch.topk(x, 4, dim=1, largest=False, sorted=False)
+    g, = torch.autograd.grad((v * torch.arange(5.0)).sum() + v2.sum(), x)
+    result = [v, i, v2, i2, g]
+""")
