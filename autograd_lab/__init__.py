@@ -142,6 +142,11 @@ def detach(input: Tensor) -> Tensor:
     return input.detach()
 
 
+def zero_(input: Tensor) -> Tensor:
+    """Fill ``input`` with zeros in place (``input.zero_()``)."""
+    return input.zero_()
+
+
 def promote_types(a: dtype, b: dtype) -> dtype:
     """The smallest dtype both ``a`` and ``b`` convert to."""
     return _dtype.promote(a, b)

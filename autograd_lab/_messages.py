@@ -165,6 +165,9 @@ CREATE_GRAPH_BACKWARD = (
 )
 WHERE_UINT8 = ("where received a uint8 condition tensor. This behavior is deprecated and will be "
                "removed in a future version of PyTorch. Use a boolean condition instead.")
+SCATTER_REDUCE_DEPRECATED = (
+    "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in "
+    "a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.")
 _WARNED_ONCE: set[str] = set()  # warnings torch gives once per process (TORCH_WARN_ONCE)
 
 
@@ -199,6 +202,8 @@ def must_be_tensor(op: str, x: Any, position: int = 2, name: str | None = None) 
 
 
 TENSOR_TENSOR = "(Tensor input, Tensor other, *, Tensor out = None)"
+RSUB_SIGNATURES = ("(Tensor input, Tensor other, *, Number alpha = 1)",
+                   "(Tensor input, Number other, Number alpha = 1)")
 TENSOR_NUMBER = "(Tensor input, Number other, *, Tensor out = None)"
 NUMBER_TENSOR = "(Number self, Tensor other)"
 WHERE_SIGNATURES = ("(Tensor condition)",

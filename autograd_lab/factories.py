@@ -368,7 +368,7 @@ def linspace(start: float, end: float, steps: int, *, dtype: dtype | None = None
         arr = np.array([start], dtype=np.float64)
     elif dt.np in (np.float32, np.float64):
         # in the dtype, with the fused multiply-add torch's kernel is compiled to
-        from .random.fma import fma32, fma64
+        from ._fma import fma32, fma64
 
         fma = fma32 if dt.np == np.float32 else fma64
         lo, hi = dt.np.type(start), dt.np.type(end)
@@ -377,6 +377,17 @@ def linspace(start: float, end: float, steps: int, *, dtype: dtype | None = None
         half = steps // 2
         arr = np.where(i < half, fma(step, i, np.full(steps, lo)),
                        fma(-step, (steps - 1) - i, np.full(steps, hi)))
+    elif dt._cat < 2 and dt.np.kind in "iu":
+        # integers: start and end cast to the dtype first (truncated), a double step, each
+        # value a fused multiply-add truncated to the dtype
+        from ._fma import fma64
+
+        lo, hi = float(int(start)), float(int(end))
+        step = (hi - lo) / (steps - 1)
+        i = np.arange(steps, dtype=np.float64)
+        half = steps // 2
+        arr = np.where(i < half, fma64(step, i, np.full(steps, lo)),
+                       fma64(-step, (steps - 1) - i, np.full(steps, hi)))
     else:
         step = (end - start) / (steps - 1)
         i = np.arange(steps, dtype=np.float64)

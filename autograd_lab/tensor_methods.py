@@ -192,6 +192,10 @@ def _normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     return random.normal_(self, mean, std, generator=generator)
 
 
+def _bernoulli(self: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
+    return random.bernoulli(self, p, generator=generator)
+
+
 def _backward(self: Tensor, gradient: Tensor | None = None, retain_graph: bool | None = None,
               create_graph: bool = False, inputs: Any = None) -> None:
     """Accumulate d(self)/d(leaf) into every leaf's ``.grad`` (``engine.backward``)."""
@@ -341,7 +345,7 @@ METHODS: dict[str, Any] = {
     "cumprod_": _iunary(Cu.cumprod), "scatter_": _scatter_,
     "scatter_add_": _scatter_add_, "masked_fill_": I.masked_fill_,
     "zero_": I.zero_, "fill_": I.fill_, "copy_": I.copy_,
-    "uniform_": _uniform_, "normal_": _normal_,
+    "uniform_": _uniform_, "normal_": _normal_, "bernoulli": _bernoulli,
     # autograd
     "backward": _backward,
 }

@@ -90,8 +90,8 @@ def test_cross_entropy_backward_twice_with_retain_graph() -> None:
 def test_sgd_update_follows_the_precision_policy(n: int) -> None:
     # below _precision.EXACT_BELOW elements: p + (-lr) * g rounded once (torch's fused
     # multiply-add); from it up: numpy's float32 product, then sum (two roundings)
+    from autograd_lab._fma import fma32
     from autograd_lab._precision import exact
-    from autograd_lab.random.fma import fma32
 
     rng = np.random.default_rng(2)
     x0 = rng.standard_normal(n).astype(np.float32)

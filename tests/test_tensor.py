@@ -422,3 +422,17 @@ def test_version_counter_basics() -> None:
     assert x._version == 2
     x.data.add_(1)
     assert x._version == 2
+
+
+@pytest.mark.parametrize("make", [
+    lambda: torch.ones(2) + 1j,
+    lambda: 2j * torch.ones(2),
+    lambda: torch.mul(torch.ones(2), 1j),
+    lambda: torch.where(torch.tensor([True, False]), 2j, 1.0),
+    lambda: torch.where(torch.tensor([True, False]), torch.ones(2), 1j),
+])
+def test_complex_numbers_are_refused(make: object) -> None:
+    """There are no complex dtypes here: a complex Python number is an error, never a result
+    with its imaginary part dropped."""
+    with pytest.raises(TypeError, match="^complex numbers are not supported by autograd_lab$"):
+        make()

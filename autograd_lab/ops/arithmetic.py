@@ -19,6 +19,7 @@ from .._messages import broadcast_error
 from . import common as c
 from .common import BinaryNode, Node, Tensor, _with_scalar, binary_args, unary_data
 from .comparison import choose
+from .number_input import number_input
 from .record import binary_fast, make, node_for, record
 
 _F32 = np.dtype(np.float32)
@@ -74,6 +75,7 @@ def _check_alpha(op: str, x: Any, y: Any, alpha: Any) -> None:
 
 def add(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
     """x + alpha * y."""
+    x = number_input(x, y)
     if type(alpha) is not int or alpha != 1:
         _check_alpha("add", x, y, alpha)
     if alpha == 1:
@@ -114,6 +116,7 @@ def _bool_sub_error(x: Any, y: Any) -> RuntimeError:
 
 def sub(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
     """x - alpha * y."""
+    x = number_input(x, y)
     if type(alpha) is not int or alpha != 1:
         _check_alpha("sub", x, y, alpha)
     if _is_bool(x) or _is_bool(y):
@@ -151,8 +154,7 @@ class RsubBackward0(BinaryNode):
 def rsub(x: Tensor, other: Any, *, alpha: float = 1) -> Tensor:
     """``other - alpha * x`` (``1 - x`` is ``rsub(x, 1)``)."""
     if not isinstance(x, Tensor):
-        raise msg.invalid_arguments("rsub", (x, other), "(Tensor input, Tensor other, *, Number "
-                                    "alpha = 1)", "(Tensor input, Number other, Number alpha = 1)")
+        raise msg.invalid_arguments("rsub", (x, other), *msg.RSUB_SIGNATURES)
     if type(alpha) is not int or alpha != 1:
         _check_alpha("rsub", x, other, alpha)
     if _is_bool(x) or _is_bool(other):
@@ -182,6 +184,7 @@ class MulBackward0(BinaryNode):
 
 def mul(x: Any, y: Any) -> Tensor:
     """x * y."""
+    x = number_input(x, y)
     out, node = _binary(MulBackward0, operator.mul, x, y, "mul")
     if node is not None:
         # Each factor is saved only when the *other* side needs a gradient.
@@ -216,19 +219,15 @@ class DivBackward0(BinaryNode):
         return gx, gy
 
 
-class DivModeNoneBackward(DivBackward0):
-    """z = div(x, y, rounding_mode=None): torch's ``div.Tensor_mode`` overload, a true
-    division recorded as DivBackward2 (same gradients as DivBackward0)"""
-
-    saved_names = ("self", "other", "rounding_mode")
-
-
-DivModeNoneBackward.__name__ = DivModeNoneBackward.__qualname__ = "DivBackward2"
-_NO_MODE = "no rounding_mode"  # not passed at all (``rounding_mode=None`` is another overload)
+# div(x, y, rounding_mode=None) is torch's div.Tensor_mode: DivBackward2 (DivBackward0's formula)
+DivModeNoneBackward = type("DivBackward2", (DivBackward0,), {
+    "saved_names": ("self", "other", "rounding_mode"), "__module__": __name__})
+_NO_MODE = "no rounding_mode"  # (not given at all)
 
 
 def div(x: Any, y: Any, *, rounding_mode: Any = _NO_MODE) -> Tensor:
     """x / y (true division), or rounded to an integer value with ``rounding_mode``."""
+    x = number_input(x, y)
     if rounding_mode is not None and rounding_mode is not _NO_MODE:
         return _div_rounded(x, y, rounding_mode)
     a, b, dt = binary_args(x, y, "div")
@@ -260,6 +259,9 @@ class NotImplementedBackward(Node):
     """An op torch defines no derivative for: backward raises."""
 
     op = ""
+
+    def name(self) -> str:
+        return "torch::autograd::NotImplemented"
 
     def backward(self, *grads: Any) -> Any:
         raise RuntimeError(f"derivative for aten::{self.op} is not implemented")
@@ -348,6 +350,7 @@ def remainder_float(a: Any, b: Any) -> Any:
 
 def floor_divide(x: Any, y: Any) -> Tensor:
     """floor(x / y); torch defines no derivative for it."""
+    x = number_input(x, y)
     return _div_rounded(x, y, "floor", FloorDivideBackward, "floor_divide")
 
 

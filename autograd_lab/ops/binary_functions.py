@@ -40,9 +40,11 @@ class MaximumBackward0(BinaryNode):
             self.grad_versions = (self._version(0, g), self._version(1, g))
             return tuple(self.reduce(i, choose(x == y, div_scalar(g, 2), g).masked_fill(m, 0))
                          if self.needs(i) else None for i, m in enumerate((xlose, ylose)))
-        tie = (x == y) * 0.5
-        gx = self.reduce(0, g * ((1 - xlose * 1.0) - tie)) if self.needs(0) else None
-        gy = self.reduce(1, g * ((1 - ylose * 1.0) - tie)) if self.needs(1) else None
+        # where(x == y, g / 2, g) then +0 on the losing side, in g's dtype
+        zero = g.dtype.type(0)
+        shared = np.where(x == y, g * g.dtype.type(0.5), g)
+        gx = self.reduce(0, np.where(xlose, zero, shared)) if self.needs(0) else None
+        gy = self.reduce(1, np.where(ylose, zero, shared)) if self.needs(1) else None
         self.grad_versions = (self._version(0, g), self._version(1, g))
         return gx, gy
 

@@ -126,6 +126,8 @@ def is_number(x: Any) -> bool:
 def _check_scalar(x: Any, op: str, first: Any = None) -> None:
     if type(x) is not float and not isinstance(x, (Number, np.bool_, np.number)):
         raise operand_error(op, x, first)
+    if isinstance(x, (complex, np.complexfloating)):  # torch would give a complex result
+        raise TypeError("complex numbers are not supported by autograd_lab")
 
 
 def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]:
@@ -289,29 +291,38 @@ def cast(g: Any, dt: dtype) -> Any:
     return np.asarray(g, dtype=dt.np)
 
 
+def _rounded(fn: Any, x: Any) -> Any:
+    """``fn`` on an array; float32 in double rounded once, as the elementwise ops compute it
+    (torch's float32 kernels are accurate to about an ulp, numpy's float32 loops less so)."""
+    a = np.asarray(x)
+    if a.dtype == np.float32:
+        return fn(a.astype(np.float64)).astype(np.float32)
+    return fn(x)
+
+
 def exp(x: Any) -> Any:
     """Elementwise exp."""
-    return x.exp() if isinstance(x, Tensor) else np.exp(x)
+    return x.exp() if isinstance(x, Tensor) else _rounded(np.exp, x)
 
 
 def log(x: Any) -> Any:
     """Elementwise log."""
-    return x.log() if isinstance(x, Tensor) else np.log(x)
+    return x.log() if isinstance(x, Tensor) else _rounded(np.log, x)
 
 
 def sin(x: Any) -> Any:
     """Elementwise sin."""
-    return x.sin() if isinstance(x, Tensor) else np.sin(x)
+    return x.sin() if isinstance(x, Tensor) else _rounded(np.sin, x)
 
 
 def cos(x: Any) -> Any:
     """Elementwise cos."""
-    return x.cos() if isinstance(x, Tensor) else np.cos(x)
+    return x.cos() if isinstance(x, Tensor) else _rounded(np.cos, x)
 
 
 def tanh(x: Any) -> Any:
     """Elementwise tanh."""
-    return x.tanh() if isinstance(x, Tensor) else np.tanh(x)
+    return x.tanh() if isinstance(x, Tensor) else _rounded(np.tanh, x)
 
 
 def sigmoid(x: Any) -> Any:
@@ -319,6 +330,8 @@ def sigmoid(x: Any) -> Any:
     if isinstance(x, Tensor):
         return x.sigmoid()
     one = x.dtype.type(1)
+    if x.dtype == np.float32:  # exp in double rounded once, as the sigmoid op (torch's ulp)
+        return one / (one + np.exp(-x.astype(np.float64)).astype(np.float32))
     return one / (one + np.exp(-x))
 
 

@@ -55,6 +55,8 @@ def where(condition: Any, x: Any = _UNSET, y: Any = _UNSET) -> Any:
             f"{scalar_name(condition.dtype)}"
         )
     if not isinstance(x, Tensor) and not isinstance(y, Tensor):  # two numbers
+        if isinstance(x, complex) or isinstance(y, complex):
+            raise TypeError("complex numbers are not supported by autograd_lab")
         a, b, dt = x, y, c.result_type(x, y)
     else:
         a, b, dt = binary_args(x, y, "where")

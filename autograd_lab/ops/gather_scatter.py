@@ -12,12 +12,14 @@ from typing import Any
 
 import numpy as np
 
+from .. import _messages as msg
 from .._dtype import int64
 from .._messages import invalid_arguments
 from . import common as c
+from .arithmetic import NotImplementedBackward
 from .common import Node, Tensor, norm_dim
 from .grad_scatter import IndexAddBackward0, embed
-from .record import make, record
+from .record import make, node_for, record
 
 
 def _check_index(x: Tensor, d: int, index: Any, op: str) -> np.ndarray:
@@ -203,7 +205,8 @@ def _zero_at(g: Any, d: int, idx: np.ndarray) -> Any:
     return out
 
 
-def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str) -> Tensor:
+def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str,
+             reduce: str | None = None) -> Tensor:
     data = c.unary_data(x, op)
     d = norm_dim(dim, data.ndim)
     idx = _check_index(x, d, index, op)
@@ -227,11 +230,15 @@ def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str) -
         vals = np.broadcast_to(vals, idx.shape)
         if arr is not out_data:  # a 0-d x, written through its one-element view
             vals = vals.reshape(-1)
-        if add:
-            np.add.at(arr, coords, vals)
+        if add or reduce is not None:
+            ufunc = np.multiply if reduce == "multiply" else np.add
+            ufunc.at(arr, coords, vals)
         else:
             arr[coords] = vals
     tensor_src = isinstance(src, Tensor)
+    if reduce is not None:  # torch defines no derivative: a NotImplemented node
+        return make(out_data, x.dtype, node_for(ScatterReduceBackward, *[
+            v for v in (x, src) if isinstance(v, Tensor) and v.requires_grad]))
     cls = ScatterAddBackward0 if add else ScatterBackward0 if tensor_src else ScatterBackward1
     inputs = (x, src) if tensor_src else (x,)
     out, node = record(cls, out_data, x.dtype, *inputs)
@@ -246,17 +253,25 @@ def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str) -
     return out
 
 
+ScatterReduceBackward = type("NotImplemented", (NotImplementedBackward,),
+                             {"op": "scatter", "__module__": __name__})
+
+
 def scatter(x: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
             reduce: str | None = None) -> Tensor:
-    """A copy of ``x`` with ``src`` (a tensor or a number) written at ``index`` along ``dim``."""
+    """A copy of ``x`` with ``src`` (a tensor or a number) written at ``index`` along ``dim``
+    (or added, multiplied in, with ``reduce``)."""
     if reduce is not None:
-        raise NotImplementedError("scatter(..., reduce=) is not supported by autograd_lab")
+        if isinstance(src, Tensor):  # torch warns before it checks the name
+            msg.warn_once(msg.SCATTER_REDUCE_DEPRECATED, stacklevel=3)
+        if reduce not in ("add", "multiply"):
+            raise RuntimeError("reduce argument must be either add or multiply.")
     s = value if src is None else src
     if not isinstance(s, Tensor) and not c.is_number(s):
         raise invalid_arguments("scatter", (x, dim, index, s), *(
             f"(Tensor input, int dim, Tensor index, {v}, *, {r}Tensor out = None)"
             for v in ("Tensor src", "Number value") for r in ("", "str reduce, ")))
-    return _scatter(x, dim, index, s, False, "scatter")
+    return _scatter(x, dim, index, s, False, "scatter", reduce)
 
 
 def scatter_add(x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -294,13 +309,15 @@ def index_select(x: Tensor, dim: int, index: Tensor) -> Tensor:
     if index._data.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     idx = index._data.reshape(-1).astype(np.int64, copy=False)
+    if not data.ndim and idx.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{idx.size} value(s)")
     size = data.shape[d] if data.ndim else 1
     bad = (idx < 0) | (idx >= size)
     if bad.any():
         raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(idx[bad][0])} "
                            f"axis_dim={size}")
-    out_data = np.take(data, idx, axis=d) if data.ndim else data.reshape(-1)[idx].reshape(
-        index._data.shape)
+    out_data = np.take(data, idx, axis=d) if data.ndim else data.copy()  # a scalar stays one
     out, node = record(IndexSelectBackward0, out_data, x.dtype, x)
     if node is not None:
         node._saved.update(dim=d, self_sym_sizes=data.shape)

@@ -88,7 +88,7 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     node = node_for(CatBackward0, *ts)
     if node is not None:
         node._saved["dim"] = d
-        node.sizes = [t_._data.shape[d] if t_._data.ndim else 0 for t_ in ts]
+        node.sizes = [0 if t_._data.shape == (0,) else t_._data.shape[d] for t_ in ts]
         if any(t_._data.shape == (0,) for t_ in ts):
             node.legacy = tuple(t_._data.shape == (0,) for t_ in ts)
     return make(data, dt, node)

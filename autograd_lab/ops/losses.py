@@ -336,19 +336,18 @@ class BinaryCrossEntropyBackward0(Node):
         p, t = self.saved("self"), self.saved("target")
         w = self.saved("weight")
         red = self._saved["reduction"]
-        if isinstance(g, Tensor) and self.next_functions[1][0] is None:
-            # create_graph: torch's BinaryCrossEntropyBackwardBackward0
-            return bo.binary_cross_entropy_backward(g, p, t, w, red), None
-        g = _grad_scale(g, p.size if not isinstance(p, Tensor) else p.numel(), red)
-        denom = (-p + 1) * p
-        denom = denom.clamp_min(_EPS) if isinstance(denom, Tensor) else np.maximum(denom, _EPS)
-        gp = _weighted(g * (p - t) / denom, w) if self.next_functions[0][0] is not None \
-            else None
-        gt = None
-        if self.next_functions[1][0] is not None:  # d/dt = -w (log p - log(1 - p))
-            lp = c.log(p) if isinstance(p, Tensor) else np.log(p)
-            l1p = c.log(-p + 1) if isinstance(p, Tensor) else np.log1p(-p)
-            gt = _weighted(g * (l1p - lp), w)
+        n = p.size if not isinstance(p, Tensor) else p.numel()
+        gp = gt = None
+        if self.next_functions[0][0] is not None:  # torch's binary_cross_entropy_backward
+            gp = bo.binary_cross_entropy_backward(g, p, t, w, red)
+        if self.next_functions[1][0] is not None:  # d/dt = -logit(p) g, then w, then / n
+            if isinstance(p, Tensor):
+                gt = -c.log(p / (-p + 1)) * g
+            else:
+                with np.errstate(divide="ignore"):  # logit: the log in double, rounded once
+                    gt = -np.log((p / (1 - p)).astype(np.float64)).astype(p.dtype) * g
+            gt = _weighted(gt, w)
+            gt = _grad_scale(gt, n, red)
         return gp, gt
 
 
@@ -393,22 +392,32 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
             # create_graph: torch's (sigmoid(x) - t) * g (* w), then / numel for a mean
             gx = _weighted((c.sigmoid(x) - t) * g, w)
             return (bo.over(gx, x.numel()) if red == 1 else gx), None
-        g = _grad_scale(g, x.size if not isinstance(x, Tensor) else x.numel(), red)
+        n = x.size if not isinstance(x, Tensor) else x.numel()
         s = c.sigmoid(x)
         gx = gt = None
+        # torch's order: the formula, times g, times w, then / numel for a mean
         if self.next_functions[0][0] is not None:
             if pw is None:
-                gx = _weighted(g * (s - t), w)
+                gx = (s - t) * g
             else:
                 pt = pw * t
-                gx = _weighted(g * ((pt + 1 - t) * s - pt), w)
+                gx = (((pt + 1) - t) * s - pt) * g
+            gx = _grad_scale(_weighted(gx, w), n, red)
         if self.next_functions[1][0] is not None:  # d/dt = -w (x + pw-weighted log-sigmoid term)
             if pw is None:
-                gt = _weighted(g * -x, w)
-            else:
-                ls = -(c.log(s) if isinstance(s, Tensor) else np.log(s))
-                gt = _weighted(g * (-x + (pw - 1) * ls), w)
+                gt = -(x * g)
+            elif isinstance(x, Tensor):
+                ls = -c.log(s)
+                gt = (-x + (pw - 1) * ls) * g
+            else:  # log_sigmoid(-x) - log_sigmoid(x) * pw, as torch's kernel computes them
+                gt = (_log_sigmoid(-x) - _log_sigmoid(x) * pw) * g
+            gt = _grad_scale(_weighted(gt, w), n, red)
         return gx, gt
+
+
+def _log_sigmoid(x: np.ndarray) -> np.ndarray:
+    """torch's log_sigmoid kernel: min(0, x) - log1p(exp(-|x|))."""
+    return np.minimum(x.dtype.type(0), x) - np.log1p(np.exp(-np.abs(x)))
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,

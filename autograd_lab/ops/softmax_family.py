@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._dtype import dtype as DType
+from .._fma import fma32, fma64
 from .._messages import scalar_name as _scalar_name
 from .._precision import exact
 from . import backward_ops as bo
@@ -39,6 +40,12 @@ class SoftmaxBackward0(Node):
         d = self._saved["dim"]
         if isinstance(g, Tensor):  # create_graph: torch's SoftmaxBackwardDataBackward0
             return bo.softmax_backward_data(g, y, d)
+        fma = _inner_fma(y, g, d)
+        if fma is not None:  # torch's kernel over a dim with inner ones: fused sums of g y
+            s = np.zeros_like(np.take(y, [0], axis=d))
+            for j in range(y.shape[d]):
+                s = fma(np.take(g, [j], axis=d), np.take(y, [j], axis=d), s)
+            return y * (g - s)
         return y * (g - c.sum_keep(g * y, (d,)))
 
 
@@ -55,6 +62,12 @@ class LogSoftmaxBackward0(Node):
             return bo.log_softmax_backward_data(g, y, d)
         if not y.ndim:
             return g - c.exp(y) * c.sum_keep(g, (d,))
+        fma = _inner_fma(y, g, d)
+        if fma is not None:  # torch's kernel over a dim with inner ones: sum(g) in order,
+            s = np.zeros_like(np.take(y, [0], axis=d))  # then g - exp(y) sum fused
+            for j in range(y.shape[d]):
+                s = s + np.take(g, [j], axis=d)
+            return fma(-_rounded(np.exp, y), s, g)
         sp, self.sparse_grad = self.sparse_grad, None
         if _blockable(y, d) and g.dtype == y.dtype and g.flags.c_contiguous:
             if (sp is not None and sp[0] is g and y.ndim == 2 and not self._pre_hooks
@@ -176,6 +189,16 @@ def _log_softmax_backward_rows(y: np.ndarray, g: np.ndarray, cols: np.ndarray | 
         rows = np.arange(o2.shape[0])
         o2[rows, cols] = np.exp(y2[rows, cols]) * -(vals + zero) + vals
     return res
+
+
+def _inner_fma(y: np.ndarray, g: Any, d: int) -> Any:
+    """The fused multiply-add for torch's softmax backward kernel over a dim followed by dims
+    of more than one element (where it accumulates with FMAs), else None (the last-dim
+    kernel, or above the precision policy's size)."""
+    if (not isinstance(g, np.ndarray) or g.dtype != y.dtype or y.dtype.kind != "f"
+            or int(np.prod(y.shape[d + 1:])) <= 1 or not y.size or not exact(y.size)):
+        return None
+    return fma32 if y.dtype == np.float32 else fma64 if y.dtype == np.float64 else None
 
 
 def _lastdim_rows(data: np.ndarray, d: int) -> np.ndarray | None:

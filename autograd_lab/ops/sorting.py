@@ -12,11 +12,13 @@ from typing import Any
 import numpy as np
 
 from .._dtype import int64
+from .._precision import exact
 from . import common as c
 from .common import Node, Tensor, norm_dim
 from .extremes import _return_type
 from .gather_scatter import scatter
 from .record import make, node_for
+from .stl_select import has_ties, topk_row
 
 sort_type, topk_type = _return_type("sort"), _return_type("topk")
 
@@ -98,4 +100,21 @@ def topk(x: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = 
     if data.ndim == 0:
         return _values_and_indices(x, dim, None, TopkBackward0, topk_type)
     d = norm_dim(dim, data.ndim)
-    return _values_and_indices(x, dim, _order(data, d, largest), TopkBackward0, topk_type, k)
+    order = _order(data, d, largest)
+    if k and exact(data.size):
+        return _values_and_indices(x, dim, _topk_replayed(data, order, d, k, largest, sorted),
+                                   TopkBackward0, topk_type)
+    return _values_and_indices(x, dim, order, TopkBackward0, topk_type, k)
+
+
+def _topk_replayed(data: np.ndarray, order: np.ndarray, d: int, k: int, largest: bool,
+                   sorted_: bool) -> np.ndarray:
+    """The first ``k`` of ``order`` along ``d``, with rows whose order torch's selection
+    decides (ties, or unsorted output) replayed by ``stl_select``."""
+    rows = np.moveaxis(data, d, -1).reshape(-1, data.shape[d])
+    picked = np.moveaxis(np.take(order, np.arange(k), axis=d), d, -1)
+    flat = picked.reshape(-1, k).copy()
+    for r, row in enumerate(rows):
+        if not sorted_ or has_ties(row):
+            flat[r] = topk_row(row.tolist(), k, largest, sorted_)
+    return np.moveaxis(flat.reshape(picked.shape), -1, d)

@@ -11,9 +11,9 @@ from typing import Any, Callable
 import numpy as np
 
 from .._dtype import float32, float64, get_default_dtype
+from .._fma import fma32, fma64
 from .._precision import exact
 from ..grad_mode import STATE, enable_grad
-from ..random.fma import fma32, fma64
 from ..tensor import Tensor, _make, typename
 
 __all__ = ["Optimizer", "required"]

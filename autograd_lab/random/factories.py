@@ -17,6 +17,9 @@ import numpy as np
 
 from .._dtype import dtype, float16, get_default_dtype, int64
 from ..factories import _check_device, _finish, _size
+from ..node import Node
+from ..ops.arithmetic import NotImplementedBackward
+from ..ops.record import node_for
 from ..tensor import Tensor, _make
 from .generator import Generator, _mt
 from .kernels import (
@@ -247,10 +250,42 @@ def randn_like(t: Tensor, *, dtype: dtype | None = None, generator: Generator | 
     return _finish(arr, dt, requires_grad)
 
 
+class _SampleBackward(Node):
+    """A sampling op: torch defines its gradient as zero (no reparameterisation), zeros of
+    each input's shape."""
+
+    shapes: tuple = ()
+
+    def backward(self, g: Any) -> Any:
+        zeros = [None if nf[0] is None else
+                 (g.new_zeros(shape) if isinstance(g, Tensor) else np.zeros(shape, g.dtype))
+                 for nf, shape in zip(self.next_functions, self.shapes)]
+        return zeros[0] if len(zeros) == 1 else tuple(zeros)
+
+
+NormalBackward1 = type("NormalBackward1", (_SampleBackward,), {"__module__": __name__})
+NormalBackward2 = type("NormalBackward2", (_SampleBackward,), {"__module__": __name__})
+NormalBackward3 = type("NormalBackward3", (_SampleBackward,), {"__module__": __name__})
+BernoulliBackward0 = type("BernoulliBackward0", (_SampleBackward,), {"__module__": __name__})
+BernoulliScalarBackward = type("NotImplemented", (NotImplementedBackward,),
+                               {"op": "bernoulli", "__module__": __name__})
+
+
+def _sampled(arr: np.ndarray, dt: dtype, cls: type[Node], *inputs: Tensor) -> Tensor:
+    """The samples ``arr`` as a tensor, with a zero-gradient node when an input requires grad
+    (as torch records one)."""
+    node = node_for(cls, *inputs)
+    if node is not None and issubclass(cls, _SampleBackward):
+        node.shapes = tuple(x.shape for x in inputs)
+    out = _make(arr, dt, node)
+    return out
+
+
 def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *,
            generator: Generator | None = None, dtype: dtype | None = None,
-           requires_grad: bool = False) -> Tensor:
+           device: Any = None, requires_grad: bool = False) -> Tensor:
     """``torch.normal``: N(0, 1) samples, then ``* std + mean`` as torch composes them."""
+    _check_device(device)
     mt = _mt(generator)
     mt_t, st_t = isinstance(mean, Tensor), isinstance(std, Tensor)
     if not mt_t and not st_t:
@@ -271,13 +306,16 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *,
         dt = mean.dtype
         arr = np.empty(mean.shape, dt.np)
         _normal_into(arr, 0.0, float(std), mt)
-        return _make((arr + mean._data).astype(dt.np), dt, None)
+        return _sampled((arr + mean._data).astype(dt.np), dt, NormalBackward1, mean)
     dt = mean.dtype if mt_t else std.dtype  # normal_(0, 1), then * std + mean
     shape = np.broadcast_shapes(mean.shape, std.shape) if mt_t and st_t else std.shape
     arr = np.empty(tuple(shape), dt.np)
     _normal_into(arr, 0.0, 1.0, mt)
     m = mean._data if mt_t else np.asarray(mean, dt.np)
-    return _make(((arr * std._data).astype(dt.np) + m).astype(dt.np), dt, None)
+    data = ((arr * std._data).astype(dt.np) + m).astype(dt.np)
+    if mt_t:
+        return _sampled(data, dt, NormalBackward3, mean, std)
+    return _sampled(data, dt, NormalBackward2, std)
 
 
 def bernoulli(input: Tensor, p: float | None = None, *,
@@ -287,6 +325,7 @@ def bernoulli(input: Tensor, p: float | None = None, *,
     if p is not None:
         arr = np.empty(input.shape, input.dtype.np)
         arr.reshape(-1)[...] = _bernoulli_scalar_values(mt, arr.size, p)
-        return _make(arr, input.dtype, None)
+        return _sampled(arr, input.dtype, BernoulliScalarBackward, input)
     vals = _bernoulli_tensor_values(mt, np.ascontiguousarray(input._data).reshape(-1))
-    return _make(vals.astype(input.dtype.np).reshape(input.shape), input.dtype, None)
+    return _sampled(vals.astype(input.dtype.np).reshape(input.shape), input.dtype,
+                    BernoulliBackward0, input)

@@ -18,9 +18,9 @@ import math
 import numpy as np
 
 from .._dtype import dtype, float32, float64, from_numpy_dtype
+from .._fma import fma32, fma64
 from .._messages import scalar_name as _scalar_name
 from . import normal_kernels as K
-from .fma import fma32, fma64
 from .mt19937 import MT19937
 
 _MASK24 = np.uint32((1 << 24) - 1)

@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .fma import double_rounding_risk, fma32, fma64
+from .._fma import double_rounding_risk, fma32, fma64
 
 _F, _D, _I = np.float32, np.float64, np.int32
 _LOG_P = [_F(v) for v in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1,

@@ -48,7 +48,8 @@ EMPTY = {"empty", "empty_like", "new_empty", "empty_strided", "new_empty_strided
          "empty_permuted"}
 COUNTS = ("samples", "fwd_ok", "fwd_bit", "ours_raised", "grad_n", "grad_ok", "gg_n", "gg_ok",
           "err_n", "err_ok", "torch_raised", "torch_raised_ours_worked", "unconvertible",
-          "harness")
+          "harness", "fail_big")
+BIG = 32768  # autograd_lab's precision policy: torch's rounding replayed below this many elements
 
 
 class Timeout(Exception):
@@ -72,7 +73,12 @@ class Target:
         self.counts["unconvertible"] += 1
         self.unconvertible[str(e)] = self.unconvertible.get(str(e), 0) + 1
 
+    big: bool = False  # the current sample has a tensor of at least BIG elements
+
     def fail(self, stage: str, dtype: str, idx: int, sample: str, detail: str) -> None:
+        if stage in ("forward", "grad", "gradgrad") and self.big:
+            self.counts["fail_big"] += 1
+            detail = "[policy size] " + detail
         if len(self.failures) < MAX_FAILURES:
             self.failures.append({"stage": stage, "dtype": dtype, "index": idx,
                                   "sample": sample, "detail": detail[:600]})
@@ -232,6 +238,7 @@ def run_sample(t: Target, torch: Any, lab: Any, s: Any, dtype: str, idx: int,
         return
     desc = describe(s.input, torch) + (f" args={describe(list(s.args), torch)}" if s.args else "") \
         + (f" kwargs={describe(s.kwargs, torch)}" if s.kwargs else "")
+    t.big = any(x.numel() >= BIG for x in tensors_in((s.input, s.args, s.kwargs), torch.Tensor))
     torch.manual_seed(SEED)
     try:
         ref = t.torch_call(s.input, *s.args, **s.kwargs)
@@ -407,7 +414,9 @@ def summary(tot: dict[str, int], n_rows: int) -> str:
             f"{pct(tot['grad_ok'], tot['grad_n'])}; gradgrad {pct(tot['gg_ok'], tot['gg_n'])}; "
             f"error inputs {pct(tot['err_ok'], tot['err_n'])}; ours raised where torch worked "
             f"{tot['ours_raised']}; torch raised, ours worked {tot['torch_raised_ours_worked']}"
-            f"; unconvertible {tot['unconvertible']}; harness errors {tot['harness']}")
+            f"; unconvertible {tot['unconvertible']}; harness errors {tot['harness']}; failed "
+            f"forward/grad/gradgrad checks on samples of >= {BIG} elements (numpy's rounding by "
+            f"the precision policy) {tot['fail_big']}")
 
 
 def main() -> None:
