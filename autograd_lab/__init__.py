@@ -55,7 +55,8 @@ from .ops import (
     bitwise_not, bitwise_or, bitwise_xor, bmm, broadcast_to, cat, ceil, chunk, clamp, clamp_max,
     clamp_min, clone, cos, cosh, count_nonzero, cumprod, cumsum, diag, diagonal, div, dot, eq,
     equal, erf, exp, exp2, expm1, flatten, flip, floor, floor_divide, gather, ge, gt, hstack,
-    index_select, isclose, isfinite, isinf, isnan, le, log, log1p, log2, log10, log_softmax,
+    index_fill, index_select, isclose, isfinite, isinf, isnan, le, log, log1p, log2, log10,
+    log_softmax,
     logical_and, logical_not, logical_or, logical_xor, logsumexp, lt, masked_fill, matmul, max,
     maximum, mean, median, min, minimum, mm, mul, mv, narrow, ne, neg, nonzero, norm, outer,
     permute, pow, prod, reciprocal, relu, remainder, repeat, repeat_interleave, reshape, round,
@@ -77,6 +78,10 @@ from .random import (
     rand, rand_like, randint, randn, randn_like, randperm, seed, set_rng_state,
 )
 from . import autograd  # noqa: E402
+from .legacy import (  # noqa: E402  (installs Tensor(...) and Tensor.new too)
+    BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
+    LongTensor, ShortTensor,
+)
 from ._device import device, get_default_device, set_default_device  # noqa: E402
 from . import _tracebacks  # noqa: E402
 
@@ -84,7 +89,7 @@ _tracebacks.install()  # in IPython: tracebacks without the engine's frames, as 
 
 # Imported on first use (``torch.nn.Linear`` works as usual): keeps ``import`` fast.
 _LAZY_MODULES = ("nn", "optim", "teaching", "viz", "utils", "cuda", "accelerator", "backends",
-                 "serialization", "functional", "_C")
+                 "serialization", "functional", "_C", "linalg")
 _LAZY_NAMES = {"save": "serialization", "load": "serialization", "meshgrid": "functional"}
 
 

@@ -106,9 +106,13 @@ def fits(value: object, d: dtype) -> bool:
     """Whether torch stores the number ``value`` in ``d`` without an overflow error: integers
     must be in range (unsigned types also take negatives down to -max, which wrap), floats
     stored as integers must be finite and in range, floats stored as float32/float16 must be
-    in range unless infinite or nan."""
+    in range unless infinite or nan; a complex number must be real."""
     if d._cat == 0 or isinstance(value, (bool, np.bool_)):
         return True
+    if isinstance(value, (complex, np.complexfloating)):
+        if value.imag:
+            return False
+        value = value.real
     if d._cat == 1:
         info = np.iinfo(d.np)
         if isinstance(value, (int, np.integer)):

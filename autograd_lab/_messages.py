@@ -164,6 +164,8 @@ CREATE_GRAPH_BACKWARD = (
     "creating the graph to avoid this. If you have to use this function, make sure to reset the "
     ".grad fields of your parameters to None after use to break the cycle and avoid the leak."
 )
+WHERE_UINT8 = ("where received a uint8 condition tensor. This behavior is deprecated and will be "
+               "removed in a future version of PyTorch. Use a boolean condition instead.")
 SCATTER_REDUCE_DEPRECATED = (
     "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in "
     "a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.")
@@ -201,6 +203,8 @@ def must_be_tensor(op: str, x: Any, position: int = 2, name: str | None = None) 
 
 
 TENSOR_TENSOR = "(Tensor input, Tensor other, *, Tensor out = None)"
+RSUB_SIGNATURES = ("(Tensor input, Tensor other, *, Number alpha = 1)",
+                   "(Tensor input, Number other, Number alpha = 1)")
 TENSOR_NUMBER = "(Tensor input, Number other, *, Tensor out = None)"
 NUMBER_TENSOR = "(Number self, Tensor other)"
 WHERE_SIGNATURES = ("(Tensor condition)",
@@ -211,9 +215,11 @@ WHERE_SIGNATURES = ("(Tensor condition)",
 
 
 def _fits(kind: str, v: Any) -> bool:
+    """Whether torch's error marks ``v`` as fitting a parameter of type ``kind``: by the
+    Python type's name, so a ``Number`` parameter fits nothing (no type is named so)."""
     if kind == "Tensor":
         return type(v).__name__ in ("Tensor", "Parameter")
-    return kind == "Number" and isinstance(v, (bool, int, float))
+    return False
 
 
 def invalid_arguments(op: str, got: tuple, *signatures: str) -> TypeError:
@@ -239,6 +245,11 @@ def not_implemented_for(kernel: str, dt: Any) -> NotImplementedError:
     """A CPU kernel that has no version for a dtype: ``"hypot_cpu" not implemented for
     'Long'``."""
     return NotImplementedError(f'"{kernel}" not implemented for \'{scalar_name(dt)}\'')
+
+
+def not_writable(name: str) -> str:
+    """torch's error for setting or deleting a read-only Tensor attribute."""
+    return f"attribute '{name}' of 'torch._C.TensorBase' objects is not writable"
 
 
 def cannot_convert(type_name: str) -> RuntimeError:

@@ -34,7 +34,6 @@ backward.
 from __future__ import annotations
 
 import heapq
-import itertools
 from typing import Any
 
 import numpy as np
@@ -190,7 +189,7 @@ class _Run:
     """The state of one backward pass, shared by the steps of ``_run``."""
 
     __slots__ = ("retain_graph", "create_graph", "accumulate", "listener", "deps", "buffers",
-                 "heap", "tie", "needed", "target_nodes", "capture", "captured", "versions")
+                 "heap", "needed", "target_nodes", "capture", "captured", "versions")
 
     def __init__(self, deps: dict[Node, int], retain_graph: bool, create_graph: bool,
                  accumulate: bool, listener: Listener | None) -> None:
@@ -199,8 +198,7 @@ class _Run:
         self.accumulate = accumulate  # backward() fills .grad; grad() only captures
         self.listener = listener
         self.buffers: dict[Node, list] = {}  # summed gradient of each output, per node
-        self.heap: list = []  # ready nodes, most recently created first
-        self.tie = itertools.count()
+        self.heap: list[_Ready] = []  # ready nodes, most recently created first
         self.needed: set[Node] | None = None  # with ``inputs``: the nodes worth running
         self.target_nodes: set[Node] = set()
         self.capture: dict[tuple[Node, int], list[int]] = {}  # edge -> indices into inputs
@@ -221,7 +219,7 @@ class _Run:
         left = self.deps[node] - 1
         self.deps[node] = left
         if left == 0:
-            heapq.heappush(self.heap, (-node._seq, next(self.tie), node))
+            heapq.heappush(self.heap, _Ready(node))
 
     def start(self, node: Node, nr: int, g: Any) -> None:
         """A root's gradient: queued at once unless edges also lead into the root."""
@@ -229,9 +227,24 @@ class _Run:
         if buf is None:
             buf = self.buffers[node] = [None] * node._n_outputs
             if self.deps.get(node, 0) == 0:
-                heapq.heappush(self.heap, (-node._seq, next(self.tie), node))
+                heapq.heappush(self.heap, _Ready(node))
         buf[nr] = g if buf[nr] is None else buf[nr] + g
         track(buf[nr])
+
+
+class _Ready:
+    """A ready node in the queue. Ties (the AccumulateGrad nodes, all of the highest
+    priority) are left in the order the binary heap leaves them, as in torch's
+    ``std::priority_queue``, whose push and pop heapq's mirror step for step: the leaves of
+    ``torch.stack([x0, x1, x2, x3])`` get their ``.grad`` in the order 0, 2, 1, 3."""
+
+    __slots__ = ("key", "node")
+
+    def __init__(self, node: Node) -> None:
+        self.key, self.node = -node._seq, node
+
+    def __lt__(self, other: _Ready) -> bool:
+        return self.key < other.key
 
 
 def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
@@ -254,7 +267,7 @@ def _run(roots: list[tuple[Node, int]], root_grads: list, retain_graph: bool,
     try:
         heap, buffers = run.heap, run.buffers
         while heap:
-            node = heapq.heappop(heap)[2]
+            node = heapq.heappop(heap).node
             if ANOMALY.enabled:  # nodes made by this backward (create_graph) name it as parent
                 ANOMALY.parent = node
             try:

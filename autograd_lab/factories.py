@@ -254,10 +254,7 @@ def full(size: Any, fill_value: Any = _UNSET, *, dtype: dtype | None = None,
     _check_device(device)
     if fill_value is _UNSET:
         raise TypeError('full() missing 1 required positional arguments: "fill_value"')
-    if not isinstance(fill_value, Tensor) and not isinstance(fill_value, (
-            int, float, bool, np.number, np.bool_)):
-        raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
-                        f"{type(fill_value).__name__}")
+    check_number_arg("full", "fill_value", 2, fill_value)
     if isinstance(size, int):
         raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not int")
     for i, s in enumerate(size):
@@ -269,6 +266,20 @@ def full(size: Any, fill_value: Any = _UNSET, *, dtype: dtype | None = None,
     if dtype is None:
         dtype = D.scalar_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     return _filled(fill_value, tuple(size), dtype, requires_grad)
+
+
+def check_number_arg(op: str, name: str, position: int | None, v: Any,
+                     max_dims: int = 1) -> None:
+    """A ``Number`` argument: torch's parser also reads a one-element tensor (of at most
+    ``max_dims`` dims) that needs no gradient as one (a tensor that requires grad would lose
+    its gradient: refused). ``position`` None: given by keyword, where torch names none."""
+    if isinstance(v, Tensor):
+        if v._data.size == 1 and v._data.ndim <= max_dims and not v._rg:
+            return
+    elif isinstance(v, (int, float, complex, bool, np.number, np.bool_)):
+        return
+    where = "" if position is None else f" (position {position})"
+    raise TypeError(f"{op}(): argument '{name}'{where} must be Number, not {type(v).__name__}")
 
 
 def _like(t: Tensor, value: Any, dtype: dtype | None, requires_grad: bool) -> Tensor:
@@ -300,6 +311,7 @@ def empty_like(t: Tensor, *, dtype: dtype | None = None, device: Any = None,
 def full_like(t: Tensor, fill_value: Any, *, dtype: dtype | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
     """``fill_value`` in t's shape (and dtype, unless given)."""
+    check_number_arg("full_like", "fill_value", 2, fill_value)
     return _like(t, fill_value, dtype, requires_grad)
 
 
@@ -332,7 +344,23 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtype | None = 
 
 def linspace(start: float, end: float, steps: int, *, dtype: dtype | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
-    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive (``start`` and
+    ``end`` may be 0-d tensors)."""
+    if isinstance(steps, Tensor) and steps.dtype._cat == 1 and steps._data.size == 1:
+        steps = int(steps._data)
+    if not isinstance(steps, (int, np.integer)) or isinstance(steps, bool):
+        raise msg.invalid_arguments("linspace", (start, end, steps), *(
+            f"({a} start, {b} end, int steps, *, Tensor out = None, torch.dtype dtype = None, "
+            "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+            "bool requires_grad = False)"
+            for a, b in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"),
+                         ("Number", "Number"))))
+    bounds = [(n, v) for n, v in (("start", start), ("end", end)) if isinstance(v, Tensor)]
+    if any(v._data.ndim for _, v in bounds):
+        raise RuntimeError("linspace only supports 0-dimensional start and end tensors, but got "
+                           + " and ".join(f"{n} with {v._data.ndim} dimension(s)"
+                                          for n, v in bounds) + ".")
+    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dt = dtype or get_default_dtype()

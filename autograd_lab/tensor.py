@@ -53,6 +53,11 @@ class Size(tuple):
         return n
 
 
+# attributes torch's TensorBase defines without a setter (``del x.grad_fn`` is refused too)
+_READ_ONLY = frozenset(("grad_fn", "is_leaf", "_version", "shape", "dtype", "device",
+                        "output_nr", "is_cuda", "layout", "ndim", "T", "mT"))
+
+
 class Tensor:
     """An n-dimensional array that can record the operations applied to it."""
 
@@ -87,6 +92,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool")
         if self.grad_fn is not None:
             raise RuntimeError(
                 msg.NON_LEAF_REQUIRES_GRAD_FALSE if not value else msg.NON_LEAF_REQUIRES_GRAD
@@ -118,6 +125,10 @@ class Tensor:
     def is_leaf(self) -> bool:
         """True unless an operation that records made this tensor (``grad_fn`` is None)."""
         return self.grad_fn is None
+
+    @is_leaf.setter
+    def is_leaf(self, value: Any) -> None:
+        raise AttributeError(msg.not_writable("is_leaf"))
 
     @property
     def grad(self) -> Tensor | None:
@@ -198,6 +209,10 @@ class Tensor:
         """How many in-place changes this tensor's memory has had."""
         return self._vc[0]
 
+    @_version.setter
+    def _version(self, value: Any) -> None:
+        raise AttributeError(msg.not_writable("_version"))
+
     @property
     def data(self) -> Tensor:
         """An alias of the same memory, outside the graph, with its own version counter."""
@@ -205,7 +220,19 @@ class Tensor:
 
     @data.setter
     def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         self._data, self.dtype, self._storage = value._data, value.dtype, value._storage
+
+    def __delattr__(self, name: str) -> None:
+        """torch's refusals: ``del x.grad`` is the only autograd attribute one may delete."""
+        if name in _READ_ONLY:
+            raise AttributeError(msg.not_writable(name))
+        if name == "requires_grad":
+            raise RuntimeError("requires_grad must be a bool")
+        if name == "data":
+            raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
+        object.__delattr__(self, name)
 
     @property
     def output_nr(self) -> int:
@@ -242,6 +269,10 @@ class Tensor:
     def shape(self) -> Size:
         """The size of each dim, as a ``torch.Size``."""
         return Size(self._data.shape)
+
+    @shape.setter
+    def shape(self, value: Any) -> None:
+        raise AttributeError(msg.not_writable("shape"))
 
     def size(self, dim: int | None = None) -> Size | int:
         """The shape, or the size of dim ``dim``."""

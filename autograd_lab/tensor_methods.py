@@ -8,13 +8,16 @@ below is the whole list: method name -> the function that implements it).
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from . import random
+from ._arg_errors import method_error
 from ._device import check_cpu
 from ._dtype import ALL, bool_, dtype, float16, float32, float64, int8, int16, int32, int64, uint8
+from ._messages import must_be_tensor
 from .engine import backward as _engine_backward
-from .factories import _filled, tensor
+from .factories import _filled, check_number_arg, tensor
 from .ops import activation as A
 from .ops import arithmetic as Ar
 from .ops import binary_functions as B
@@ -22,6 +25,7 @@ from .ops import comparison as Cm
 from .ops import cumulative as Cu
 from .ops import elementwise as E
 from .ops import extremes as Ex
+from .ops import gather_scatter as G
 from .ops import indexing as Ix
 from .ops import inplace as I
 from .ops import join_split as J
@@ -32,7 +36,7 @@ from .ops import reductions as R
 from .ops import softmax_family as Sm
 from .ops import sorting as S
 from .ops import views as V
-from .ops.common import OperandTypeError, check_inplace_operands, numpy_aliases
+from .ops.common import OperandTypeError, check_inplace_operands, is_number, numpy_aliases
 from .tensor import Tensor
 
 
@@ -60,7 +64,14 @@ def _type(self: Tensor, dt: Any = None) -> Any:
     return V.to_dtype(self, dt)
 
 
+def _other_tensor(op: str, other: Any) -> None:
+    """A method whose one argument must be a Tensor (``type_as``, ``view_as``...)."""
+    if not isinstance(other, Tensor):
+        raise must_be_tensor(op, other, 1, "other")
+
+
 def _type_as(self: Tensor, other: Tensor) -> Tensor:
+    _other_tensor("type_as", other)
     return V.to_dtype(self, other.dtype)
 
 
@@ -156,14 +167,20 @@ def _clamp_(fn: Any) -> Any:
 def _scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
               reduce: str | None = None) -> Tensor:
     s = value if src is None else src
-    return I.apply_inplace(self, lambda x: Ix.scatter(x, dim, index, s, reduce=reduce), s)
+    return I.apply_inplace(self, lambda x: G.scatter(x, dim, index, s, reduce=reduce), s)
+
+
+def _index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    others = (value,) if isinstance(value, Tensor) else ()
+    return I.apply_inplace(self, lambda x: G.index_fill(x, dim, index, value), *others,
+                           overlap_ok=True)
 
 
 def _scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     if not isinstance(src, Tensor):
-        raise TypeError(f"scatter_add_(): argument 'src' (position 3) must be Tensor, not "
+        raise TypeError(f"scatter_add_(): argument 'src' (position 4) must be Tensor, not "
                         f"{type(src).__name__}")
-    return I.apply_inplace(self, lambda x: Ix.scatter_add(x, dim, index, src), src)
+    return I.apply_inplace(self, lambda x: G.scatter_add(x, dim, index, src), src)
 
 
 def _uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
@@ -209,11 +226,18 @@ def _any(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     return R.any(self, dim, keepdim)
 
 
+def _expand_as(self: Tensor, other: Tensor) -> Tensor:
+    _other_tensor("expand_as", other)
+    return V.expand_as(self, other)
+
+
 def _view_as(self: Tensor, other: Tensor) -> Tensor:
+    _other_tensor("view_as", other)
     return V.view(self, other.shape)
 
 
 def _reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    _other_tensor("reshape_as", other)
     return V.reshape(self, other.shape)
 
 
@@ -229,11 +253,18 @@ def _new(value: int) -> Any:
 
 def _new_full(self: Tensor, size: Any, fill_value: Any, *, dtype: Any = None,
               requires_grad: bool = False, device: Any = None) -> Tensor:
+    check_number_arg("new_full", "fill_value", 2, fill_value)
     return _filled(fill_value, tuple(size), dtype or self.dtype, requires_grad)
 
 
 def _new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool = False,
                 device: Any = None) -> Tensor:
+    if isinstance(data, Tensor):  # torch's warning names new_tensor; the copy is the same
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+            "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+        data = data._data
     return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 
@@ -282,14 +313,15 @@ METHODS: dict[str, Any] = {
     "view": V.view, "reshape": V.reshape, "view_as": _view_as, "reshape_as": _reshape_as,
     "flatten": V.flatten, "unflatten": V.unflatten, "permute": V.permute,
     "transpose": V.transpose, "swapaxes": V.transpose, "t": V.t, "unsqueeze": V.unsqueeze,
-    "squeeze": V.squeeze, "expand": V.expand, "expand_as": V.expand_as, "clone": V.clone,
+    "squeeze": V.squeeze, "expand": V.expand, "expand_as": _expand_as, "clone": V.clone,
     "contiguous": V.contiguous, "flip": V.flip, "narrow": V.narrow, "select": V.select,
     "repeat": J.repeat, "unbind": J.unbind, "split": J.split, "chunk": J.chunk,
     "tile": J.tile, "repeat_interleave": J.repeat_interleave,
     "__getitem__": Ix.getitem, "__setitem__": I.setitem,
     # indexing, sorting
-    "gather": Ix.gather, "scatter": Ix.scatter, "scatter_add": Ix.scatter_add,
-    "index_select": Ix.index_select, "nonzero": Ix.nonzero, "count_nonzero": R.count_nonzero_method,
+    "gather": G.gather, "scatter": G.scatter, "scatter_add": G.scatter_add,
+    "index_select": G.index_select, "index_fill": G.index_fill, "index_fill_": _index_fill_,
+    "nonzero": Ix.nonzero, "count_nonzero": R.count_nonzero_method,
     "masked_fill": Ix.masked_fill, "sort": S.sort, "argsort": S.argsort, "topk": S.topk,
     # dtype
     "to": _to, "type": _type, "type_as": _type_as, "float": _cast(float32),
@@ -347,6 +379,59 @@ for _name in ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv"
               "gt", "ge", "and", "or", "xor", "rand", "ror", "rxor", "iadd", "isub", "imul",
               "itruediv", "ipow"):
     METHODS[f"__{_name}__"] = _operator(METHODS[f"__{_name}__"])
+
+# torch's argument errors through a method: positions and signatures without ``self``; an
+# argument is marked as not fitting by its Python type's name (``Number`` fits no type)
+_PARAM_TYPES: dict[str, Any] = {
+    "Tensor": lambda v: isinstance(v, Tensor),
+    "Number": lambda v: False,
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "bool": lambda v: isinstance(v, bool),
+    "float": lambda v: is_number(v) and not isinstance(v, bool),
+    "str": lambda v: isinstance(v, str),
+    "torch.dtype": lambda v: isinstance(v, dtype),
+    "tuple of ints": lambda v: isinstance(v, int) or isinstance(v, (tuple, list)) and all(
+        isinstance(i, int) for i in v),
+}
+
+
+def _as_method(fn: Any, name: str) -> Any:
+    """``fn`` as method ``name``: a TypeError of its arguments is told as torch's method
+    parser tells it."""
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(self, Tensor):  # ``Tensor.add(2, t)``
+            raise TypeError(f"descriptor '{name}' for 'torch._C.TensorBase' objects doesn't "
+                            f"apply to a '{type(self).__name__}' object")
+        try:
+            return fn(self, *args, **kwargs)
+        except TypeError as e:
+            err = method_error(e, name, args, kwargs, _PARAM_TYPES)
+            if err is e:
+                raise
+            raise err from None
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = fn.__doc__
+    return method
+
+
+for _name in ("add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
+              "pow", "maximum", "minimum", "floor_divide", "remainder", "fmod", "atan2",
+              "arctan2", "hypot", "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and",
+              "bitwise_or", "bitwise_xor", "logical_and", "logical_or", "logical_xor", "where",
+              "isclose", "allclose", "equal", "matmul", "mm", "mv", "dot", "bmm", "outer",
+              "gather", "scatter", "scatter_add", "index_select", "clamp", "clip", "clamp_min",
+              "clamp_max", "max", "min", "isclose", "logical_not", "bitwise_not",
+              "masked_fill", "softmax", "log_softmax", "unsqueeze", "cumsum",
+              "cumprod", "topk", "transpose", "select", "narrow", "flip", "permute"):
+    METHODS[_name] = _as_method(METHODS[_name], _name)
+    if _name + "_" in METHODS:
+        METHODS[_name + "_"] = _as_method(METHODS[_name + "_"], _name + "_")
+
+for _name in ("radd", "rmul", "rand", "ror", "rxor", "rsub", "rtruediv", "rpow", "rmatmul",
+              "rfloordiv", "rmod"):
+    METHODS[f"__{_name}__"] = _as_method(METHODS[f"__{_name}__"], f"__{_name}__")
 
 for _name, _fn in METHODS.items():
     setattr(Tensor, _name, _fn)

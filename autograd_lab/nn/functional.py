@@ -8,11 +8,13 @@ The graph each one records is PyTorch's: ``linear`` gives ``AddmmBackward0``,
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 
 from .._dtype import dtype as DType
 from .._messages import broadcast_error, scalar_name
+from ..factories import check_number_arg
 from ..ops import activation as A
 from ..ops import elementwise as U
 from ..ops import losses as L
@@ -119,7 +121,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     """-input[i, target[i]], averaged (weighted) over the samples not ignored."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    return L.nll_loss(input, target, weight, _reduction_enum(reduction), ignore_index)
+    return L.nll_loss_nd(input, target, weight, _reduction_enum(reduction), ignore_index)
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -136,7 +138,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         return _cross_entropy_prob(input, target, weight, red, ignore_index, label_smoothing,
                                    class_dim)
     if not input.dtype.is_floating_point:
-        raise NotImplementedError('"log_softmax_lastdim_kernel_impl" not implemented for '
+        kernel = "log_softmax_lastdim_kernel_impl" if input.dim() <= 2 else \
+            "log_softmax_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{scalar_name(input.dtype)}'")
     if label_smoothing > 0.0:
         if label_smoothing > 1.0:
@@ -146,9 +150,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         return _cross_entropy_smoothed(input, target, weight, red, ignore_index,
                                        label_smoothing, class_dim)
     logp = R.log_softmax(input, class_dim)
-    loss = L.nll_loss(logp, target, weight, red, ignore_index)
+    loss = L.nll_loss_nd(logp, target, weight, red, ignore_index)
     node = loss.grad_fn
-    if node is not None and logp.grad_fn is not None:  # logp is private: a fused backward
+    # logp is private: a fused backward (the (N, C) form only; N-d inputs are viewed first)
+    if type(node) is L.NllLossBackward0 and logp.grad_fn is not None:
         node.fused_with = logp.grad_fn
     return loss
 
@@ -158,7 +163,7 @@ def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None
                             class_dim: int) -> Tensor:
     """(1 - s) * nll + s / C * (-sum of the log-probabilities), as torch composes it."""
     logp = R.log_softmax(input, class_dim)
-    nll = L.nll_loss(logp, target, weight, red, ignore_index)
+    nll = L.nll_loss_nd(logp, target, weight, red, ignore_index)
     n_classes = input.shape[class_dim]
     ignore_mask = target == ignore_index
     if weight is not None:
@@ -249,6 +254,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """x if x > 0 else negative_slope * x."""
+    check_number_arg("leaky_relu", "negative_slope", 2, negative_slope, max_dims=0)
     if inplace:
         return apply_inplace(input, lambda x: A.leaky_relu(x, negative_slope))
     return A.leaky_relu(input, negative_slope)
@@ -261,17 +267,31 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """x * sigmoid(x)."""
+    if inplace:
+        return apply_inplace(input, A.silu)
     return A.silu(input)
 
 
-def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
-    """log(1 + exp(beta x)) / beta (x itself where beta x > threshold)."""
-    return A.softplus(input, beta, threshold)
+def softplus(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """``softplus(input, beta=1.0, threshold=20.0)``: log(1 + exp(beta x)) / beta (x itself
+    where beta x > threshold)."""
+    values: dict[str, Any] = {"beta": 1.0, "threshold": 20.0}
+    # torch's C++ binding names a position only for an argument given by position
+    for i, (name, v) in enumerate(zip(values, args)):
+        check_number_arg("softplus", name, i + 2, v, max_dims=0)
+        values[name] = v
+    for name, v in kwargs.items():
+        if name not in values:
+            raise TypeError(f"softplus() got an unexpected keyword argument '{name}'")
+        check_number_arg("softplus", name, None, v, max_dims=0)
+        values[name] = v
+    return A.softplus(input, float(values["beta"]), float(values["threshold"]))
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """x if x > 0 else alpha * (exp(x) - 1)."""
-    return A.elu(input, alpha)
+    check_number_arg("elu", "alpha", 2, alpha, max_dims=0)
+    return A.elu(input, float(alpha))
 
 
 def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,

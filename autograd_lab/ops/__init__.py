@@ -14,7 +14,8 @@
 - ``backward_ops``: the functions backward formulas are written in (``tanh_backward`` ...), with
   nodes of their own (``TanhBackwardBackward0``) for graphs recorded under ``create_graph``
 - ``views``: reshape, transpose, squeeze, expand, select, slice ... (and clone, dtype copies)
-- ``indexing``: ``x[key]``, gather/scatter, index_select, masked_fill; ``embedding``
+- ``indexing``: ``x[key]``, masked_fill; ``gather_scatter``: gather/scatter, index_select;
+  ``embedding``
 - ``join_split``: cat, stack, repeat, split, chunk, unbind (and hstack, tile ... built on them)
 - ``linalg``: matrix products, ``addmm``/``linear``; ``matrix``: tril/triu, diag, roll;
   ``cumulative``: cumsum, cumprod
@@ -40,9 +41,8 @@ from .elementwise import (
     sinh, sqrt, square, tan, tanh, trunc,
 )
 from .elementwise import frac, nan_to_num, sgn
-from .indexing import (
-    gather, index_select, masked_fill, nonzero, one_hot, scatter, scatter_add,
-)
+from .gather_scatter import gather, index_fill, index_select, scatter, scatter_add
+from .indexing import masked_fill, nonzero, one_hot
 from .join_split import (
     broadcast_to, cat, chunk, hstack, repeat, repeat_interleave, split, stack, tile, unbind, vstack,
 )
@@ -59,6 +59,7 @@ from .views import (
     unflatten, unsqueeze, view,
 )
 from .common import numpy_aliases as _aliases
+from . import out as _out
 from .out import with_out as _with_out
 
 # torch reads numpy's ``axis``/``keepdims`` as ``dim``/``keepdim``
@@ -68,11 +69,16 @@ for _name in ("sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "
               "index_select", "count_nonzero", "flatten"):
     globals()[_name] = _aliases(globals()[_name])
 # ``torch.mul(a, b, out=c)``
-for _name in ("add", "sub", "mul", "div", "matmul", "mm", "bmm", "mv", "cat", "stack", "exp",
+for _name in ("add", "sub", "mul", "div", "matmul", "mm", "bmm", "mv", "stack", "exp",
               "log", "sqrt", "abs", "pow", "sigmoid", "tanh", "clamp", "sum", "mean", "neg",
               "maximum", "minimum", "cumsum", "sin", "cos", "relu", "tril", "triu", "atan2",
               "fmod", "hypot", "frac", "sgn", "nan_to_num", "remainder"):
     globals()[_name] = _with_out(globals()[_name], _name)
+for _name, _check in (("gather", _out.gather_out_check),
+                      ("index_select", _out.index_select_out_check),
+                      ("amax", _out.reduction_out_check), ("amin", _out.reduction_out_check),
+                      ("cat", _out.cat_out_check)):
+    globals()[_name] = _with_out(globals()[_name], _name, _check)
 
 __all__ = [
     "abs", "add", "allclose", "amax", "amin", "argmax", "argmin", "bitwise_and", "bitwise_not",
@@ -91,5 +97,5 @@ __all__ = [
     "isinf", "isnan", "log10", "logical_and", "logical_or", "logical_xor", "masked_fill",
     "nonzero", "one_hot", "repeat_interleave", "round", "scatter", "scatter_add", "sinh", "sort",
     "tile", "topk", "tril", "triu", "trunc", "vstack",
-    "atan2", "fmod", "frac", "hypot", "nan_to_num", "roll", "sgn",
+    "atan2", "fmod", "frac", "hypot", "nan_to_num", "roll", "sgn", "index_fill",
 ]

@@ -153,6 +153,8 @@ class RsubBackward0(BinaryNode):
 
 def rsub(x: Tensor, other: Any, *, alpha: float = 1) -> Tensor:
     """``other - alpha * x`` (``1 - x`` is ``rsub(x, 1)``)."""
+    if not isinstance(x, Tensor):
+        raise msg.invalid_arguments("rsub", (x, other), *msg.RSUB_SIGNATURES)
     if type(alpha) is not int or alpha != 1:
         _check_alpha("rsub", x, other, alpha)
     if _is_bool(x) or _is_bool(other):
@@ -217,19 +219,28 @@ class DivBackward0(BinaryNode):
         return gx, gy
 
 
-def div(x: Any, y: Any, *, rounding_mode: str | None = None) -> Tensor:
+# div(x, y, rounding_mode=None) is torch's div.Tensor_mode: DivBackward2 (DivBackward0's formula)
+DivModeNoneBackward = type("DivBackward2", (DivBackward0,), {
+    "saved_names": ("self", "other", "rounding_mode"), "__module__": __name__})
+_NO_MODE = "no rounding_mode"  # (not given at all)
+
+
+def div(x: Any, y: Any, *, rounding_mode: Any = _NO_MODE) -> Tensor:
     """x / y (true division), or rounded to an integer value with ``rounding_mode``."""
     x = number_input(x, y)
-    if rounding_mode is not None:
+    if rounding_mode is not None and rounding_mode is not _NO_MODE:
         return _div_rounded(x, y, rounding_mode)
     a, b, dt = binary_args(x, y, "div")
     if dt._cat != 2:  # true division of integers gives the default float dtype
         x = x.to(get_default_dtype()) if isinstance(x, Tensor) else float(x)
         y = y.to(get_default_dtype()) if isinstance(y, Tensor) else float(y)
-    out, node = _binary(DivBackward0, operator.truediv, x, y, "div")
+    cls = DivBackward0 if rounding_mode is _NO_MODE else DivModeNoneBackward
+    out, node = _binary(cls, operator.truediv, x, y, "div")
     if node is not None:
         _save_operand(node, "other", y, True)
-        _save_operand(node, "self", x, node.needs(1))
+        _save_operand(node, "self", x, True if cls is not DivBackward0 else node.needs(1))
+        if cls is not DivBackward0:
+            node._saved["rounding_mode"] = None
     return out
 
 

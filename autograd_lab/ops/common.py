@@ -100,6 +100,24 @@ def operand_error(op: str, x: Any, first: Any = None) -> OperandTypeError:
     )
 
 
+_NUMBER_FIRST = {  # ops with a (Number self, Tensor other) overload: torch lists them all
+    "remainder": (TENSOR_TENSOR, NUMBER_TENSOR, TENSOR_NUMBER),
+    "bitwise_and": (TENSOR_TENSOR, NUMBER_TENSOR, TENSOR_NUMBER),
+    "bitwise_or": (TENSOR_TENSOR, NUMBER_TENSOR, TENSOR_NUMBER),
+    "bitwise_xor": (TENSOR_TENSOR, NUMBER_TENSOR, TENSOR_NUMBER),
+    "pow": ("(Tensor input, Tensor exponent, *, Tensor out = None)",
+            "(Number self, Tensor exponent, *, Tensor out = None)",
+            "(Tensor input, Number exponent, *, Tensor out = None)"),
+}
+
+
+def no_tensor_error(op: str, x: Any, y: Any) -> TypeError:
+    """torch's error for a binary op given no Tensor at all (``torch.pow(2, 3)``)."""
+    if op in _NUMBER_FIRST:
+        return invalid_arguments(op, (x, y), *_NUMBER_FIRST[op])
+    return must_be_tensor(op, x, 1)
+
+
 def is_number(x: Any) -> bool:
     """A Python or numpy number (what torch's ``Number`` arguments accept)."""
     return isinstance(x, (Number, np.bool_, np.number)) and not isinstance(x, Tensor)
@@ -121,6 +139,8 @@ def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]
         _check_scalar(y, op, x)
         dt = _with_scalar(x.dtype, y)
         return x._data, _wrap_int(y, dt) if type(y) is int else y, dt
+    if not isinstance(y, Tensor):
+        raise no_tensor_error(op, x, y)
     _check_scalar(x, op)
     dt = _with_scalar(y.dtype, x)
     return _wrap_int(x, dt) if type(x) is int else x, y._data, dt
@@ -177,6 +197,15 @@ def tensor_pair(x: Any, y: Any, op: str) -> None:
         raise must_be_tensor(op, x, 1)
     if not isinstance(y, Tensor):
         raise must_be_tensor(op, y, 2)
+
+
+def tensor_args(op: str, x: Any, y: Any, second: str) -> None:
+    """Both arguments of a two-tensor op (``mm``, ``dot``...) must be Tensors; ``second``
+    is the name torch gives the second one."""
+    if not isinstance(x, Tensor):
+        raise must_be_tensor(op, x, 1, "input")
+    if not isinstance(y, Tensor):
+        raise must_be_tensor(op, y, 2, second)
 
 
 def check_inplace_operands(t: Tensor, other: Any, float_result: bool = False) -> None:

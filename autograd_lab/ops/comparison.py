@@ -12,7 +12,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import _messages as msg
-from .._dtype import bool_, get_default_dtype, int64
+from .._dtype import bool_, get_default_dtype, int64, uint8
 from .._messages import scalar_name
 from . import common as c
 from .common import BinaryNode, Tensor, binary_args
@@ -46,7 +46,10 @@ def where(condition: Any, x: Any = _UNSET, y: Any = _UNSET) -> Any:
         given = tuple(v for v in (condition, x, y) if v is not _UNSET)
         raise msg.invalid_arguments("where", given, *msg.WHERE_SIGNATURES)
     cond = c.to_array(condition)
-    if isinstance(condition, Tensor) and condition.dtype is not bool_:
+    if isinstance(condition, Tensor) and condition.dtype is uint8:
+        msg.warn_once(msg.WHERE_UINT8, stacklevel=3)
+        cond = cond.astype(bool)
+    elif isinstance(condition, Tensor) and condition.dtype is not bool_:
         raise RuntimeError(
             f"where expected condition to be a boolean tensor, but got a tensor with dtype "
             f"{scalar_name(condition.dtype)}"

@@ -12,7 +12,7 @@ from . import backward_ops as bo
 from . import common as c
 from .arithmetic import _save_operand, mul, mul_scalar, pow_scalar
 from .common import Node, Tensor, float_dtype, sum_to, unary_data
-from .comparison import _shape
+from .comparison import _shape, choose
 from .record import make, node_for, record
 
 _F32 = np.dtype(np.float32)
@@ -231,7 +231,7 @@ def clamp(x: Tensor, min: float | None = None, max: float | None = None,  # noqa
     name = _CLAMP_NAMES[_cls]
     min, max = clamp_bounds(name, x, (min, max))  # noqa: A001
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        return clamp_tensor(x, min, max)
+        return clamp_tensor(x, min, max, _cls is not ClampBackward1)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     dt = clamp_dtype(x, min, max)
@@ -426,12 +426,43 @@ class ClampBackward0(Node):
         return sum_to(g * mask, self.shapes[0]), glo, ghi
 
 
-def clamp_tensor(x: Tensor, lo: Any, hi: Any) -> Tensor:
-    """``clamp`` with tensor bounds (each bound gets a gradient too)."""
+class ClampMinBackward1(Node):
+    """y = clamp_min(x, min) with a tensor min;  dx = g where x >= min,  dmin = g where x < min"""
+
+    saved_names = ("self", "min")
+    bound = "min"
+
+    def backward(self, g: Any) -> tuple:
+        x, b = self.saved("self"), self.saved(self.bound)
+        keep = x >= b if self.bound == "min" else x <= b
+        gx = sum_to(choose(keep, g, 0), self.shapes[0]) if self.next_functions[0][0] else None
+        gb = sum_to(choose(~keep, g, 0), self.shapes[1]) if self.next_functions[1][0] else None
+        return gx, gb
+
+
+class ClampMaxBackward1(ClampMinBackward1):
+    """y = clamp_max(x, max) with a tensor max;  dx = g where x <= max,  dmax = g where x > max"""
+
+    saved_names = ("self", "max")
+    bound = "max"
+
+
+def clamp_tensor(x: Tensor, lo: Any, hi: Any, one_bound: bool = False) -> Tensor:
+    """``clamp`` with tensor bounds (each bound gets a gradient too); ``clamp_min`` and
+    ``clamp_max`` (``one_bound``) record torch's one-bound nodes."""
     dt = clamp_dtype(x, lo, hi)
     arrays = [c.to_array(v) for v in (x, lo, hi)]
     c.broadcast_shapes(*(np.shape(a) for a in arrays if a is not None))
-    out, node = record(ClampBackward0, _clamp_data(*arrays), dt, x, lo, hi)
+    data = _clamp_data(*arrays)
+    if one_bound:
+        cls, bound = (ClampMinBackward1, lo) if hi is None else (ClampMaxBackward1, hi)
+        out, node = record(cls, data, dt, x, bound)
+        if node is not None:
+            node.shapes = (x._data.shape, _shape(bound))
+            node.save("self", x)
+            node.save(cls.bound, bound)
+        return out
+    out, node = record(ClampBackward0, data, dt, x, lo, hi)
     if node is not None:
         node.shapes = (x._data.shape, _shape(lo), _shape(hi))
         node.save("self", x)

@@ -61,6 +61,8 @@ class EmbeddingDenseBackwardBackward0(Node):
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
     """The rows of ``weight`` at the indices in ``input``."""
+    if weight._data.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
     if input.dtype.name not in ("int64", "int32"):
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .. import _messages as msg
 from .._dtype import bool_, int64
 from . import common as c
 from .binary_functions import maximum, minimum
@@ -39,11 +40,28 @@ class _ReturnType(NamedTuple):
 
 
 def _return_type(name: str) -> type:
-    def __repr__(self: Any) -> str:  # noqa: N807
-        return f"torch.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+    """torch's ``torch.return_types.<name>``: a read-only (values, indices) pair whose
+    attribute errors name it in full."""
+    full = f"torch.return_types.{name}"
 
-    return type(name, (_ReturnType,), {"__repr__": __repr__, "__str__": __repr__,
-                                        "__module__": "torch.return_types"})
+    def __repr__(self: Any) -> str:  # noqa: N807
+        return f"{full}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+    def __getattr__(self: Any, attr: str) -> Any:  # noqa: N807  (only for unknown names)
+        raise AttributeError(f"'{full}' object has no attribute '{attr}'")
+
+    def __setattr__(self: Any, attr: str, value: Any) -> None:  # noqa: N807
+        if attr in self._fields:
+            raise AttributeError("readonly attribute")
+        raise AttributeError(f"'{full}' object has no attribute '{attr}'")
+
+    def __delattr__(self: Any, attr: str) -> None:  # noqa: N807
+        __setattr__(self, attr, None)
+
+    return type(name, (_ReturnType,), {
+        "__repr__": __repr__, "__str__": __repr__, "__getattr__": __getattr__,
+        "__setattr__": __setattr__, "__delattr__": __delattr__, "__slots__": (),
+        "__module__": "torch.return_types"})
 
 
 max_type, min_type, median_type = (_return_type(n) for n in ("max", "min", "median"))
@@ -218,6 +236,9 @@ def _with_indices(x: Tensor, data: np.ndarray, dim: Any, keepdim: bool, cls: typ
 
 
 def _extreme(x: Tensor, dim: Any, keepdim: bool, largest: bool, other: Any = None) -> Any:
+    if not isinstance(x, Tensor):
+        got = (x,) + (() if dim is None else (dim,))
+        raise msg.invalid_arguments("max" if largest else "min", got, *_EXTREME_SIGNATURES)
     if isinstance(dim, Tensor):  # torch.max(a, b) is maximum
         return (maximum if largest else minimum)(x, dim)
     if other is not None:
@@ -232,6 +253,11 @@ def _extreme(x: Tensor, dim: Any, keepdim: bool, largest: bool, other: Any = Non
     return _with_indices(x, data, dim, keepdim, MaxBackward0 if largest else MinBackward0,
                          max_type if largest else min_type, name,
                          lambda a, d: _arg_data(a, d, largest))
+
+
+_EXTREME_SIGNATURES = (
+    "(Tensor input, *, Tensor out = None)", "(Tensor input, Tensor other, *, Tensor out = None)",
+    "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)")
 
 
 def max(x: Tensor, dim: Any = None, keepdim: bool = False, *, other: Any = None) -> Any:  # noqa: A001

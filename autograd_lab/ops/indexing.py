@@ -1,10 +1,5 @@
-"""Indexing: ``x[key]`` (basic and advanced), and the index-driven reads and writes
-gather, scatter, index_select, masked_fill, one_hot, nonzero (embedding: ``embedding``).
-
-``gather`` reads ``out[i][j] = x[i][index[i][j]]`` (along ``dim``); ``scatter`` writes the
-other way round. Their gradients swap roles: the gradient of a gather is a scatter-add
-of ``g`` into zeros, the gradient of a scatter's source is a gather of ``g``.
-"""
+"""Indexing: ``x[key]`` (basic and advanced), masked_fill, one_hot, nonzero (gather, scatter
+and index_select: ``gather_scatter``; embedding: ``embedding``)."""
 
 from __future__ import annotations
 
@@ -13,15 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import _messages as msg
+from .._arg_errors import invalid_combination
 from .._dtype import bool_, check_fill, int64, uint8
 from .._messages import cpp_name
 from . import common as c
-from .arithmetic import NotImplementedBackward
-from .common import Node, Tensor, norm_dim
+from .common import Node, Tensor
 from .comparison import choose
-from .grad_scatter import IndexAddBackward0, IndexPutImplBackward0, embed
-from .record import make, node_for, record, record_view
+from .grad_scatter import IndexPutImplBackward0, embed
+from .record import make, node_for, record_view
 from .views import AliasBackward0, _select, slice_dim, unsqueeze
 
 
@@ -75,12 +69,21 @@ def sequence_key(key: Any) -> Any:
     """torch (after numpy) reads a short list holding a slice, ``...``, None, a tensor or
     another sequence as a tuple of indices, with a deprecation warning."""
     if type(key) is not list or len(key) >= 32:
-        return key
+        if type(key) is tuple:
+            return tuple(_bool_scalar(k) for k in key)
+        return _bool_scalar(key)
     for k in key:
         if k is None or k is Ellipsis or isinstance(k, (slice, Tensor, list, tuple, range)):
             _warn_sequence_key()
             return tuple(key)
     return key
+
+
+def _bool_scalar(k: Any) -> Any:
+    """A 0-d bool tensor indexes as the Python bool it holds (torch's indexing reads it so)."""
+    if type(k) is Tensor and k.dtype is bool_ and not k._data.ndim:
+        return bool(k._data)
+    return k
 
 
 def _check_key(k: Any) -> None:
@@ -245,260 +248,6 @@ def _c_strides(a: np.ndarray) -> tuple:
     return tuple(reversed(out))
 
 
-def _check_index(x: Tensor, d: int, index: Any, op: str) -> np.ndarray:
-    """``index`` as an int64 array with torch's checks for gather/scatter."""
-    if not isinstance(index, Tensor):
-        raise TypeError(f"{op}(): argument 'index' (position 3) must be Tensor, not "
-                        f"{type(index).__name__}")
-    if index.dtype._cat != 1 or index.dtype.name not in ("int64", "int32"):
-        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
-    idx = index._data
-    xs = x._data.shape
-    if idx.ndim != max(len(xs), 1) and idx.size and xs:
-        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
-    return idx.astype(np.int64, copy=False)
-
-
-def _check_bounds(idx: np.ndarray, size: int, d: int) -> None:
-    bad = (idx < 0) | (idx >= size)
-    if bad.any():
-        raise RuntimeError(f"index {int(idx[bad].flat[0])} is out of bounds for dimension {d} "
-                           f"with size {size}")
-
-
-def _take(a: Any, d: int, idx: np.ndarray) -> Any:
-    """``a`` gathered along ``d`` at ``idx`` (other dims: the leading part of ``a``)."""
-    if isinstance(a, Tensor):
-        return gather(a, d, make(idx, int64, None))
-    if not idx.size:
-        return np.zeros(idx.shape, dtype=a.dtype)
-    sub = a[tuple(slice(0, n) if i != d else slice(None) for i, n in enumerate(idx.shape))]
-    return np.take_along_axis(sub, idx, d)
-
-
-def _put(shape: tuple, dtype: Any, d: int, idx: np.ndarray, src: Any) -> np.ndarray:
-    """zeros(shape) with ``src`` added at ``idx`` along ``d`` (repeats accumulate)."""
-    out = np.zeros(shape, dtype=dtype)
-    if idx.size:
-        np.add.at(out, _coords(idx, d), np.broadcast_to(src, idx.shape))
-    return out
-
-
-def _coords(idx: np.ndarray, d: int) -> tuple:
-    """Full coordinates for ``out[coords] = ...``: ``idx`` along ``d``, the position elsewhere."""
-    grids = np.indices(idx.shape, sparse=True)
-    return tuple(idx if i == d else g for i, g in enumerate(grids))
-
-
-# ---- gather ------------------------------------------------------------------------------------
-
-class GatherBackward0(Node):
-    """y = gather(x, dim, index);  dx = zeros with g added at index along dim"""
-
-    saved_names = ("dim", "index", "self", "sparse_grad")
-    grad_versions = (1,)  # torch's formula ends with in-place steps
-
-    def backward(self, g: Any) -> Any:
-        d, idx = self._saved["dim"], self.idx
-        if isinstance(g, Tensor):
-            zeros = make(np.zeros(self.shape, dtype=g.dtype.np), g.dtype, None)
-            return scatter_add(zeros, d, make(idx, int64, None), g)
-        return _put(self.shape, g.dtype, d, idx, g)
-
-
-def gather(x: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
-    """``out[i][j] = x[i][index[i][j]]`` along ``dim`` (here dim 1)."""
-    data = c.unary_data(x, "gather")
-    d = norm_dim(dim, data.ndim)
-    idx = _check_index(x, d, index, "gather")
-    xs = data.shape
-    if data.ndim:
-        for i, n in enumerate(idx.shape):
-            if i != d and n > xs[i]:
-                raise RuntimeError(
-                    f"Size does not match at dimension {i} expected index {list(idx.shape)} to "
-                    f"be no larger than self {list(xs)} apart from dimension {d}")
-        _check_bounds(idx, xs[d], d)
-        out_data = _take(data, d, idx)
-    else:
-        _check_bounds(idx, 1, d)
-        out_data = np.broadcast_to(data, idx.shape).copy()
-        idx = np.zeros_like(idx)
-    out, node = record(GatherBackward0, out_data, x.dtype, x)
-    if node is not None:
-        node._saved.update(dim=d, sparse_grad=sparse_grad)
-        node.save("self", x)
-        node.save("index", index)
-        c.show_saved(node, dim=c.shown_dim(dim))
-        node.idx, node.shape = idx, xs
-    return out
-
-
-# ---- scatter -----------------------------------------------------------------------------------
-
-class ScatterBackward0(Node):
-    """y = x.scatter(dim, index, src);  dx = g with zeros at index,  dsrc = gather(g, index)"""
-
-    saved_names = ("dim", "index")
-
-    def backward(self, g: Any) -> tuple:
-        d, idx = self._saved["dim"], self.idx
-        gx = gsrc = None
-        if self.next_functions[0][0] is not None:
-            gx = _zero_at(g, d, idx)
-        if len(self.next_functions) > 1 and self.next_functions[1][0] is not None:
-            gsrc = _src_grad(self, _take(g, d, idx))
-        return (gx, gsrc) if len(self.next_functions) > 1 else gx
-
-
-class ScatterBackward1(ScatterBackward0):
-    """y = x.scatter(dim, index, value);  dx = g with zeros at index"""
-
-
-class ScatterAddBackward0(Node):
-    """y = x.scatter_add(dim, index, src);  dx = g,  dsrc = gather(g, index)"""
-
-    saved_names = ("dim", "index")
-
-    def backward(self, g: Any) -> tuple:  # ``index`` is saved only when src needs a gradient
-        gsrc = _src_grad(self, _take(g, self._saved["dim"], self.idx)) \
-            if self.next_functions[1][0] is not None else None
-        return g, gsrc
-
-
-def _src_grad(node: Node, g: Any) -> Any:
-    """The gradient of scatter's ``src`` (index-shaped), checked against src's shape as
-    torch's engine checks every gradient: summed when src broadcast, else its error."""
-    shape = node.src_shape
-    if tuple(g.shape) == shape:
-        return g
-    try:
-        if np.broadcast_shapes(shape, tuple(g.shape)) == tuple(g.shape):
-            return c.sum_to(g, shape)
-    except ValueError:
-        pass
-    raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index 1 - got "
-                       f"{list(g.shape)} but expected shape compatible with {list(shape)}")
-
-
-def _zero_at(g: Any, d: int, idx: np.ndarray) -> Any:
-    """``g`` with zeros written at ``idx`` along ``d``."""
-    if isinstance(g, Tensor):
-        return scatter(g, d, make(idx, int64, None), 0.0)
-    out = np.array(g, copy=True)
-    if idx.size:
-        out[_coords(idx, d)] = 0
-    return out
-
-
-def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str,
-             reduce: str | None = None) -> Tensor:
-    data = c.unary_data(x, op)
-    d = norm_dim(dim, data.ndim)
-    idx = _check_index(x, d, index, op)
-    if isinstance(src, Tensor):
-        if src.dtype is not x.dtype:
-            raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
-    elif add:
-        raise TypeError(f"{op}(): argument 'src' (position 3) must be Tensor, not "
-                        f"{type(src).__name__}")
-    if data.ndim:
-        _check_bounds(idx, data.shape[d], d)
-    out_data = np.array(data, copy=True)
-    if idx.size:
-        coords = _coords(idx, d) if data.ndim else ()
-        if isinstance(src, Tensor):
-            sd = src._data  # torch reads src[i][j] at each index position: its leading part
-            vals = sd[tuple(slice(0, n) for n in idx.shape)] if sd.ndim else sd
-        else:
-            vals = np.asarray(src, dtype=x.dtype.np)
-        if add or reduce is not None:
-            ufunc = np.multiply if reduce == "multiply" else np.add
-            ufunc.at(out_data, coords, np.broadcast_to(vals, idx.shape))
-        else:
-            out_data[coords] = np.broadcast_to(vals, idx.shape)
-    tensor_src = isinstance(src, Tensor)
-    if reduce is not None:  # torch defines no derivative: a NotImplemented node
-        return make(out_data, x.dtype, node_for(ScatterReduceBackward, *[
-            v for v in (x, src) if isinstance(v, Tensor) and v.requires_grad]))
-    cls = ScatterAddBackward0 if add else ScatterBackward0 if tensor_src else ScatterBackward1
-    inputs = (x, src) if tensor_src else (x,)
-    out, node = record(cls, out_data, x.dtype, *inputs)
-    if node is not None:
-        node._saved["dim"] = d
-        if tensor_src:
-            node.src_shape = src._data.shape
-        needed = not add or node.next_functions[1][0] is not None
-        node.save("index", index if needed else None)
-        c.show_saved(node, dim=c.shown_dim(dim))
-        node.idx = idx
-    return out
-
-
-ScatterReduceBackward = type("NotImplemented", (NotImplementedBackward,),
-                             {"op": "scatter", "__module__": __name__})
-
-
-def scatter(x: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
-            reduce: str | None = None) -> Tensor:
-    """A copy of ``x`` with ``src`` (a tensor or a number) written at ``index`` along ``dim``."""
-    if reduce is not None:
-        if isinstance(src, Tensor):  # torch warns before it checks the name
-            msg.warn_once(msg.SCATTER_REDUCE_DEPRECATED, stacklevel=3)
-        if reduce not in ("add", "multiply"):
-            raise RuntimeError("reduce argument must be either add or multiply.")
-    return _scatter(x, dim, index, value if src is None else src, False, "scatter", reduce)
-
-
-def scatter_add(x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
-    """A copy of ``x`` with ``src`` added at ``index`` along ``dim`` (repeats accumulate)."""
-    return _scatter(x, dim, index, src, True, "scatter_add")
-
-
-# ---- index_select ------------------------------------------------------------------------------
-
-class IndexSelectBackward0(Node):
-    """y = index_select(x, dim, index);  dx = zeros with g added at index along dim"""
-
-    saved_names = ("dim", "index", "self_sym_sizes")
-    grad_versions = (1,)  # torch's formula ends with in-place steps
-
-    def backward(self, g: Any) -> Any:
-        d = self._saved["dim"]
-        key = (slice(None),) * d + (self.idx,) if self._saved["self_sym_sizes"] else ()
-        return embed(g, self._saved["self_sym_sizes"], key, IndexAddBackward0, dim=d, alpha=1)
-
-
-def index_select(x: Tensor, dim: int, index: Tensor) -> Tensor:
-    """The slices of ``x`` at ``index`` (a vector) along ``dim``."""
-    data = c.unary_data(x, "index_select")
-    d = norm_dim(dim, data.ndim)
-    if not isinstance(index, Tensor):
-        raise TypeError(f"index_select(): argument 'index' (position 3) must be Tensor, not "
-                        f"{type(index).__name__}")
-    if index.dtype.name not in ("int64", "int32"):
-        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    if index._data.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
-    idx = index._data.reshape(-1).astype(np.int64, copy=False)
-    if not data.ndim and idx.size != 1:
-        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
-                         f"{idx.size} value(s)")
-    size = data.shape[d] if data.ndim else 1
-    bad = (idx < 0) | (idx >= size)
-    if bad.any():
-        raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(idx[bad][0])} "
-                           f"axis_dim={size}")
-    out_data = np.take(data, idx, axis=d) if data.ndim else data.copy()  # a scalar stays one
-    out, node = record(IndexSelectBackward0, out_data, x.dtype, x)
-    if node is not None:
-        node._saved.update(dim=d, self_sym_sizes=data.shape)
-        node.save("index", index)
-        c.show_saved(node, dim=c.shown_dim(dim))
-        node.idx = idx
-    return out
-
-
 # ---- one_hot, nonzero --------------------------------------------------------------------------
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -551,8 +300,39 @@ class MaskedFillBackward0(Node):
         return gx if self.in_shape is None else c.sum_to(gx, self.in_shape)
 
 
-def masked_fill(x: Tensor, mask: Tensor, value: float, *, _inplace: bool = False) -> Tensor:
-    """x with ``value`` where ``mask`` is True (x and the bool ``mask`` broadcast)."""
+class MaskedFillBackward1(MaskedFillBackward0):
+    """y = x with the 0-d tensor ``value`` where mask;  dx = g with zeros where mask,
+    dvalue = the sum of g over the mask (torch's masked_select(g, mask).sum())"""
+
+    def backward(self, g: Any) -> Any:
+        gx = super().backward(g) if self.next_functions[0][0] is not None else None
+        if self.next_functions[1][0] is None:
+            return gx, None
+        mask = self.saved("mask")
+        if isinstance(g, Tensor):  # torch's form for subclass-like tensors: where(...).sum()
+            return gx, choose(mask, g, 0.0).sum()
+        gb, mb = np.broadcast_arrays(g, mask._data if isinstance(mask, Tensor) else mask)
+        picked = np.ascontiguousarray(gb[mb])
+        total = c.torch_sum(picked, (0,)) if picked.dtype.kind == "f" else picked.sum()
+        return gx, np.asarray(total, dtype=g.dtype)
+
+
+def _is_tensor(v: Any) -> bool:
+    return isinstance(v, Tensor)
+
+
+_MASKED_FILL = [("input", _is_tensor), ("mask", _is_tensor), ("value", _is_tensor),
+                ("value", c.is_number)]
+
+
+def masked_fill(x: Tensor, mask: Tensor, value: Any, *, _inplace: bool = False) -> Tensor:
+    """x with ``value`` where ``mask`` is True (x and the bool ``mask`` broadcast); a 0-d
+    tensor ``value`` gets the gradient of the filled entries."""
+    if not isinstance(mask, Tensor) or not (isinstance(value, Tensor) or c.is_number(value)):
+        raise invalid_combination("masked_fill", [
+            ("(Tensor input, Tensor mask, Tensor value)", _MASKED_FILL[:2] + [_MASKED_FILL[2]]),
+            ("(Tensor input, Tensor mask, Number value)", _MASKED_FILL[:2] + [_MASKED_FILL[3]]),
+        ], (x, mask, value), {})
     if mask.dtype is not bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{cpp_name(mask.dtype)}")
@@ -562,11 +342,14 @@ def masked_fill(x: Tensor, mask: Tensor, value: float, *, _inplace: bool = False
         if value._data.ndim:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value._data.ndim} dimension(s).")
-        value = value._data
+        node = node_for(MaskedFillBackward1, x, value)
+        fill = np.array(value._data).astype(x.dtype.np)
     else:
         check_fill(value, x.dtype)
-    node = node_for(MaskedFillBackward0, x)
-    fill = np.array(value).astype(x.dtype.np)  # an int wraps into an unsigned type
+        if isinstance(value, complex):  # a real one (check_fill refused any other)
+            value = value.real
+        node = node_for(MaskedFillBackward0, x)
+        fill = np.array(value).astype(x.dtype.np)  # an int wraps into an unsigned type
     out = make(np.asarray(np.where(mask._data, fill, x._data), order="C"), x.dtype, node)
     if node is not None and shape != x._data.shape:
         node.in_shape = x._data.shape

@@ -22,7 +22,7 @@ from .common import STATE, Node, Tensor, sum_to, zeros_like_data
 from .grad_scatter import _np_key
 from .indexing import _is_advanced, getitem, masked_fill, sequence_key
 from .layout import empty_strided
-from .record import make, needs_grad, node_for, record
+from .record import make, needs_grad, node_for, record, record_view
 from .views import clone, expand, view
 
 
@@ -223,16 +223,8 @@ class CopySlices(Node):
 
     def backward(self, g: Any) -> tuple:
         fn = self.fn
-        if isinstance(g, Tensor):  # create_graph: the same steps as differentiable ops
-            grads = fn.apply([_take_region(g, self.view_fn)]) if fn is not None else (None,)
-            keep = np.ones(g._data.shape, dtype=g.dtype.np)
-            if grads[0] is not None and repeats_elements(self.view_fn(keep)):
-                raise RuntimeError(msg.INTERNAL_OVERLAP)  # torch copies into the region
-            self.view_fn(keep)[...] = 0
-            gb = g * make(keep, g.dtype, None)
-            if grads[0] is not None:
-                gb = gb + _put_region(grads[0], self.view_fn, g._data.shape)
-            return (gb, *grads[1:])
+        if isinstance(g, Tensor):  # create_graph: torch's steps, recorded
+            return self._recorded(g)
         gb = empty_strided(g.shape, self.base_strides, g.dtype)  # torch: new_empty_strided
         gb[...] = g  # as the base, then copy_ (version 1) ...
         region = self.view_fn(gb)
@@ -241,6 +233,30 @@ class CopySlices(Node):
             raise RuntimeError(msg.INTERNAL_OVERLAP)  # torch copies into the region
         region[...] = 0 if grads[0] is None else grads[0]  # ... and a copy_ into the region: 2
         return (gb, *grads[1:])
+
+
+def _copyslices_recorded(self: CopySlices, g: Tensor) -> tuple:
+    """CopySlices' backward under create_graph, as torch runs it: ``result`` = a new tensor
+    of the base's layout ``copy_``'d from g (CopyBackwards), its region (as_strided) cloned
+    through the in-place op's node, and that gradient ``copy_``'d back into the region (a
+    CopySlices on ``result``)."""
+    fn = self.fn
+    result = make(empty_strided(g.shape, self.base_strides, g.dtype.np), g.dtype, None)
+    copy_(result, g)
+    region = record_view(result, AsStridedBackward0, self.view_fn(result._data), self.view_fn)
+    if region.grad_fn is not None:
+        region.grad_fn.base_shape, region.grad_fn.view_fn = g._data.shape, self.view_fn
+    grads = fn.apply([clone(region)]) if fn is not None else (None,)
+    first = grads[0]
+    if first is None:
+        first = make(np.zeros(region._data.shape, dtype=g.dtype.np), g.dtype, None)
+    elif not isinstance(first, Tensor):
+        first = make(np.asarray(first), g.dtype, None)
+    copy_(region, first)
+    return (result, *grads[1:])
+
+
+CopySlices._recorded = _copyslices_recorded  # type: ignore[attr-defined]
 
 
 class AsStridedBackward0(Node):
@@ -320,11 +336,21 @@ def _rebase_view(t: Tensor, base: Tensor, fn: Node | None, view_fn: Callable) ->
 
 # ---- item assignment ----------------------------------------------------------------------
 
+def _zeros_like(g: Any) -> Any:
+    """torch's ``zeros_like(grad)`` in a backward formula: a constant, even under create_graph."""
+    if isinstance(g, Tensor):
+        return make(np.zeros(g._data.shape, dtype=g.dtype.np), g.dtype, None)
+    return zeros_like_data(g)
+
+
 class CopyBackwards(Node):
     """dst.copy_(src): the old dst gets no gradient, src gets g (summed to its shape)."""
 
+    def name(self) -> str:
+        return "torch::autograd::CopyBackwards"
+
     def backward(self, g: Any) -> tuple:
-        return g * 0, (sum_to(g, self.src_shape) if self.next_functions[1][0] is not None
+        return _zeros_like(g), (sum_to(g, self.src_shape) if self.next_functions[1][0] is not None
                        else None)
 
 
@@ -390,7 +416,12 @@ def _assign(x: Tensor, np_key: Any, value: Any) -> None:
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
     """``x[key] = value``: an in-place write, recorded when x or value requires grad."""
+    if key is False:  # torch writes nothing at all
+        return
     key = sequence_key(key)
+    if key is True:  # torch's copy_to into x.unsqueeze(0) (a 0-d True tensor likewise)
+        _copy_to(view(x, (1,) + x._data.shape), value)
+        return
     _setitem(x, key, value)
     keys = key if isinstance(key, tuple) else (key,)
     # torch writes into the view ``x[key]``: a view ``x`` is regenerated too
@@ -400,22 +431,27 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
 
 def _setitem(x: Tensor, key: Any, value: Any) -> None:
     keys = key if isinstance(key, tuple) else (key,)
-    advanced = any(_is_advanced(k) for k in keys)
+    # (a bool among other indices: torch indexes a new dim with [0] or [], a gather)
+    advanced = any(_is_advanced(k) or isinstance(k, bool) for k in keys)
     if not needs_grad(x, value):
         if STATE.enabled and x._rg and x.grad_fn is None:
             raise RuntimeError(msg.LEAF_INPLACE if advanced else msg.VIEW_OF_LEAF_INPLACE)
         _assign(x, _np_key(key), value)
         x._vc[0] += 1
         return
-    if advanced:
-        check_inplace(x)
+    if advanced:  # index_put_: out of place, then written in (into a view: a CopySlices)
         np_key = _np_key(key)
-        node = node_for(IndexPutBackward0, x, value)
-        x._data[np_key] = _value(value, x)
-        x._vc[0] += 1
-        node._saved["indices"] = np_key
-        node.values_shape = value._data.shape if isinstance(value, Tensor) else ()
-        x.grad_fn, x._rg, x._output_nr = node, True, 0
+
+        def compute(t: Tensor) -> Tensor:
+            data = np.array(t._data, copy=True)
+            data[np_key] = _value(value, t)
+            out, node = record(IndexPutBackward0, data, t.dtype, t, value)
+            if node is not None:
+                node._saved["indices"] = np_key
+                node.values_shape = value._data.shape if isinstance(value, Tensor) else ()
+            return out
+
+        _apply_inplace(x, compute, (value,), overlap_ok=True)
         return
     slot = getitem(x, key, alias=False)  # the view the value is written into (or x itself)
     if slot is x:
@@ -473,7 +509,7 @@ class ZeroBackward0(Node):
     """x.zero_();  dx = 0"""
 
     def backward(self, g: Any) -> Any:
-        return g * 0 if isinstance(g, Tensor) else zeros_like_data(g)
+        return _zeros_like(g)
 
 
 class FillBackward2(ZeroBackward0):
@@ -487,7 +523,7 @@ class FillBackward3(Node):
         gv = None
         if self.next_functions[1][0] is not None:
             gv = g.sum() if isinstance(g, Tensor) else np.asarray(g.sum())
-        return g * 0 if isinstance(g, Tensor) else zeros_like_data(g), gv
+        return _zeros_like(g), gv
 
 
 def _constant_fill(t: Tensor, value: Any, cls: type[Node]) -> Tensor:
@@ -544,5 +580,9 @@ def masked_fill_(x: Tensor, mask: Tensor, value: float) -> Tensor:
             warnings.warn(msg.MASKED_FILL_EXPANDED, UserWarning, stacklevel=3)
         check_overlap(x, (mask,), internal=False)
         check_broadcast_into(x._data.shape, mask._data.shape)
+    if not expanded:
+        check_overlap(x, ())
+    # a tensor value is an input (it gets a gradient) but torch reads it as a number: no
+    # overlap check against it
     return apply_inplace(x, lambda a: masked_fill(a, mask, value, _inplace=True),
-                         overlap_ok=expanded)
+                         *([value] if isinstance(value, Tensor) else []), overlap_ok=True)

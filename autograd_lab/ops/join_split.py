@@ -11,8 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from .. import _messages as msg
 from . import common as c
 from .common import Node, Tensor, norm_dim
+from .gather_scatter import index_select
 from .record import make, node_for, view_output
 from .views import _shape_arg, clone_contiguous, expand, flatten, reshape, unsqueeze, view
 
@@ -259,12 +261,16 @@ def chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple:
 
 def hstack(tensors: Any) -> Tensor:
     """The tensors joined column-wise (along dim 1; dim 0 for vectors)."""
+    if not len(tensors):
+        raise RuntimeError("hstack expects a non-empty TensorList")
     ts = [t if t.ndim else reshape(t, (1,)) for t in tensors]
     return cat(ts, 0 if ts and ts[0].ndim == 1 else 1)
 
 
 def vstack(tensors: Any) -> Tensor:
     """The tensors joined row-wise (vectors become rows)."""
+    if not len(tensors):
+        raise RuntimeError("vstack expects a non-empty TensorList")
     ts = [t if t.ndim >= 2 else unsqueeze(t, 0) if t.ndim == 1 else reshape(t, (1, 1))
           for t in tensors]
     return cat(ts, 0)
@@ -283,14 +289,27 @@ def tile(x: Tensor, dims: Any) -> Tensor:
     return repeat(x, dims)
 
 
-def repeat_interleave(x: Tensor, repeats: Any, dim: int | None = None, *,
+def repeat_interleave(x: Tensor, repeats: Any = None, dim: int | None = None, *,
                       output_size: int | None = None) -> Tensor:
-    """Each element repeated ``repeats`` times in a row (along ``dim``; flattened if None)."""
+    """Each element repeated ``repeats`` times in a row (along ``dim``; flattened if None).
+    A tensor of repeats (one per element, or one for all) selects with ``index_select``,
+    as torch does; ``repeat_interleave(counts)`` alone gives the indices 0, 1... repeated."""
+    if repeats is None:  # torch.repeat_interleave(repeats): the indices, repeated
+        return _repeat_indices(x, output_size)
     if isinstance(repeats, Tensor):
-        if repeats.numel() != 1:
-            raise NotImplementedError("repeat_interleave with a tensor of repeats is not "
-                                      "supported by autograd_lab")
-        repeats = int(repeats.item())
+        src = flatten(x) if dim is None else x
+        d = 0 if dim is None else norm_dim(dim, x.ndim)
+        n = src.shape[d] if src.ndim else 1
+        if repeats.ndim == 0 or repeats.ndim == 1 and repeats.shape[0] == 1:
+            repeats = expand(reshape(repeats, (1,)), (n,))
+        elif repeats.ndim == 1:
+            if repeats.shape[0] != n:
+                raise RuntimeError(f"repeats must have the same size as input along dim, but "
+                                   f"got repeats.size(0) = {repeats.shape[0]} and "
+                                   f"input.size({d}) = {n}")
+        else:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        return index_select(src, d, _repeat_indices(repeats, output_size))
     if dim is None:
         x = flatten(x)
         d = 0
@@ -300,3 +319,20 @@ def repeat_interleave(x: Tensor, repeats: Any, dim: int | None = None, *,
     y = unsqueeze(x, d + 1)
     y = expand(y, shape[:d + 1] + (repeats,) + shape[d + 1:])
     return view(clone_contiguous(y), shape[:d] + (shape[d] * repeats,) + shape[d + 1:])
+
+
+def _repeat_indices(repeats: Tensor, output_size: int | None) -> Tensor:
+    """0 repeated repeats[0] times, 1 repeats[1] times... (torch's repeat_interleave_cpu),
+    in the dtype of ``repeats``."""
+    if repeats.dtype._cat != 1 or repeats.dtype.name not in ("int32", "int64"):
+        raise msg.not_implemented_for("repeat_interleave_cpu", repeats.dtype)
+    r = repeats._data
+    if r.ndim != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if output_size is None and (r < 0).any():
+        raise RuntimeError("repeats can not be negative")
+    total = int(r.sum()) if output_size is None else output_size
+    if r.size and total != int(np.maximum(r, 0).sum()):
+        raise RuntimeError("allocated size does not match required size")
+    out = np.repeat(np.arange(r.size, dtype=r.dtype), np.maximum(r, 0)) if r.size else r.copy()
+    return make(out, repeats.dtype, None)

@@ -98,6 +98,7 @@ def _column_major(sizes: tuple, strides: tuple) -> bool:
 
 def mm(a: Tensor, b: Tensor) -> Tensor:
     """The matrix product of two 2-D tensors."""
+    c.tensor_args("mm", a, b, "mat2")
     if a._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if b._data.ndim != 2:
@@ -121,7 +122,7 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
 
 
 class MvBackward0(Node):
-    """y = A @ v;  dA = outer(g, v),  dv = A^T @ g"""
+    """y = A @ v;  dA = outer(g, v),  dv = A^T @ g  (torch's g.ger(v) and A.t().mv(g))"""
 
     saved_names = ("self", "vec")
 
@@ -130,14 +131,16 @@ class MvBackward0(Node):
         ga = gv = None
         if nf[0][0] is not None:
             v = self.saved("vec")
-            ga = c.unsqueeze(g, 1) * c.unsqueeze(v, 0)
+            ga = (reshape(g, (-1, 1)) if isinstance(g, Tensor) else g.reshape(-1, 1)) * v
         if nf[1][0] is not None:
-            gv = c.swap_last(self.saved("self")) @ g
+            a = self.saved("self")
+            gv = mv(t(a), g) if isinstance(g, Tensor) or isinstance(a, Tensor) else a.T @ g
         return ga, gv
 
 
 def mv(a: Tensor, v: Tensor) -> Tensor:
     """Matrix (2-D) times vector (1-D)."""
+    c.tensor_args("mv", a, v, "vec")
     if a._data.ndim != 2 or v._data.ndim != 1:
         raise RuntimeError(
             f"vector + matrix @ vector expected, got 1, {a._data.ndim}, {v._data.ndim}"
@@ -167,20 +170,21 @@ class DotBackward0(Node):
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
     """The inner product of two 1-D tensors."""
+    c.tensor_args("dot", a, b, "tensor")
     if a._data.ndim != 1 or b._data.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
+        )
+    if a.dtype is not b.dtype:
+        raise RuntimeError(
+            f"dot : expected both vectors to have same dtype, but found {scalar_name(a.dtype)} "
+            f"and {scalar_name(b.dtype)}"
         )
     if a._data.shape != b._data.shape:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{a._data.shape[0]}] and src "
             f"[{b._data.shape[0]}] to have the same number of elements, but got "
             f"{a._data.shape[0]} and {b._data.shape[0]} elements respectively"
-        )
-    if a.dtype is not b.dtype:
-        raise RuntimeError(
-            f"dot : expected both vectors to have same dtype, but found {scalar_name(a.dtype)} "
-            f"and {scalar_name(b.dtype)}"
         )
     _float_check(a, b, "dot")
     out, node = record(DotBackward0, np.dot(a._data, b._data), a.dtype, a, b)
@@ -208,6 +212,7 @@ class BmmBackward0(Node):
 
 def bmm(a: Tensor, b: Tensor) -> Tensor:
     """Batched matrix product of two 3-D tensors."""
+    c.tensor_args("bmm", a, b, "mat2")
     if a._data.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if b._data.ndim != 3:
@@ -334,6 +339,7 @@ def trace(x: Tensor) -> Tensor:
 
 def outer(a: Tensor, b: Tensor) -> Tensor:
     """outer(a, b) = a[:, None] * b (a MulBackward0, as torch records it)."""
+    c.tensor_args("outer", a, b, "vec2")
     for name, v in (("self", a), ("vec2", b)):
         if v._data.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v._data.ndim}-D")

@@ -23,7 +23,7 @@ from .common import Node, Tensor
 from .record import make, node_for, record
 from .reductions import _np_mean, _sum_data
 from .summation import nll_sum
-from .views import expand
+from .views import contiguous, expand, view
 
 # ---- nll_loss ----------------------------------------------------------------------------------
 
@@ -40,7 +40,8 @@ class NllLossBackward0(Node):
         coef = self.coef  # -w[t_i] (0 where ignored), divided by the total weight for 'mean'
         shape, cols = self.input_shape, self.cols
         if isinstance(g, Tensor):  # create_graph: torch's NllLossBackwardBackward0
-            out, node = record(NllLossBackwardBackward0, self.backward(g._data), g.dtype, g, x)
+            cls = NllLoss2DBackwardBackward0 if len(shape) == 4 else NllLossBackwardBackward0
+            out, node = record(cls, self.backward(g._data), g.dtype, g, x)
             if node is not None:
                 node._saved.update({k: self._saved[k] for k in ("ignore_index", "reduction")})
                 node.save("target", self.saved("target"))
@@ -49,12 +50,20 @@ class NllLossBackward0(Node):
             return out
         gv = g.reshape(-1) if g.ndim else g
         n = coef.shape[0]
-        out = np.zeros((n, shape[-1]), dtype=g.dtype)
+        out = np.zeros((n, shape[1 if len(shape) == 4 else -1]), dtype=g.dtype)
         vals = coef * gv
         out[np.arange(n), cols] = vals
         if self.fused_with is not None:  # cross_entropy: tell its log_softmax where g is nonzero
             self.fused_with.sparse_grad = (out, cols, vals)
+        if len(shape) == 4:  # rows (b, h, w) back to (N, C, H, W), laid out as torch's
+            n_, c_, h_, w_ = shape
+            return np.ascontiguousarray(out.reshape(n_, h_, w_, c_).transpose(0, 3, 1, 2))
         return out.reshape(shape) if len(shape) != 2 else out
+
+
+class NllLoss2DBackward0(NllLossBackward0):
+    """nll_loss over (N, C, H, W) log-probabilities and (N, H, W) targets: NllLossBackward0's
+    formula at every pixel"""
 
 
 class NllLossBackwardBackward0(Node):
@@ -69,11 +78,24 @@ class NllLossBackwardBackward0(Node):
             ignore = s["ignore_index"] - 2**64 if s["ignore_index"] >= 2**63 else s["ignore_index"]
             dg = nll_loss(gg, self.saved("target"), self.saved("weight"), s["reduction"], ignore)
         else:  # sum (or, for 'none', each row) of -w[t_i] gg[i, t_i] (/ total weight)
-            rows = gg.reshape(-1, fwd.input_shape[-1])
+            shape = fwd.input_shape
+            rows = _class_rows(gg)
             picked = rows[np.arange(rows.shape[0]), fwd.cols] * fwd.coef
-            dg = picked.sum() if s["reduction"] else picked.reshape(
-                fwd.input_shape[:-1] if len(fwd.input_shape) == 2 else ())
+            out_shape = shape[:-1] if len(shape) == 2 else (
+                (shape[0],) + shape[2:] if len(shape) == 4 else ())
+            dg = picked.sum() if s["reduction"] else picked.reshape(out_shape)
         return dg, c.zeros_like_data(gg)
+
+
+class NllLoss2DBackwardBackward0(NllLossBackwardBackward0):
+    """NllLossBackwardBackward0 of the spatial (N, C, H, W) form"""
+
+
+def _class_rows(x: np.ndarray) -> np.ndarray:
+    """One row of class scores per sample (per pixel, in (b, h, w) order, for 4-D input)."""
+    if x.ndim == 4:
+        return np.moveaxis(x, 1, -1).reshape(-1, x.shape[1])
+    return x.reshape(-1, x.shape[-1])
 
 
 def _nll_checks(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
@@ -88,15 +110,13 @@ def _nll_checks(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
             f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
             f"({tshape[0] if tshape else 0})."
         )
-    if nd > 2:
-        raise NotImplementedError(
-            "nll_loss/cross_entropy on inputs with more than 2 dimensions (N, C, d1, ...) is "
-            "not implemented in autograd_lab; reshape to (N*d1*..., C) first"
-        )
     if target.dtype is not int64 and target.dtype is not uint8:
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {scalar_name(target.dtype)}"
         )
+    if nd > 2:
+        _nll2d_checks(input, target, weight)
+        return
     if target._data.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if nd == 1 and target._data.ndim == 1 and target._data.size != 1:
@@ -113,13 +133,59 @@ def _nll_checks(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
                                   f"'{scalar_name(input.dtype)}'")
 
 
+def _nll2d_checks(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
+    """torch's checks of nll_loss2d: (N, C, H, W) input, (N, H, W) Long target."""
+    x, t = input._data, target._data
+    if t.ndim != 3:
+        raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
+                           f"targets of dimension: {t.ndim}")
+    if x.ndim != 4:
+        raise RuntimeError("only batches of spatial inputs supported (4D tensors), but got "
+                           f"input of dimension: {x.ndim}")
+    if weight is not None and weight._data.size != x.shape[1]:
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    if (x.shape[0], *x.shape[2:]) != t.shape:
+        raise RuntimeError(f"size mismatch (got input: {list(x.shape)} , target: "
+                           f"{list(t.shape)}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"nll_loss2d_forward_out_frame" not implemented for '
+                                  f"'{scalar_name(input.dtype)}'")
+    if target.dtype is not int64:
+        raise RuntimeError(f"expected scalar type Long but found {scalar_name(target.dtype)}")
+
+
+def nll_loss_nd(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                reduction: int = 1, ignore_index: int = -100) -> Tensor:
+    """``F.nll_loss``: (N, C) or (C,) input as ``nll_loss``, (N, C, H, W) as nll_loss2d, and
+    any other (N, C, d1, ...) viewed as (N, C, 1, d1*...) first (torch's nll_loss_nd)."""
+    x = input._data
+    if x.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {x.ndim})")
+    tshape = target._data.shape
+    if x.ndim != 1 and x.shape[0] != (tshape[0] if tshape else 0):
+        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
+                         f"batch_size ({tshape[0] if tshape else 0}).")
+    if x.ndim in (1, 2, 4):
+        return nll_loss(input, target, weight, reduction, ignore_index)
+    n, n_classes = x.shape[:2]
+    out_size = [n, *x.shape[2:]]
+    if list(tshape[1:]) != out_size[1:]:
+        raise RuntimeError(f"Expected target size {out_size}, got {list(tshape)}")
+    x4 = view(contiguous(input), (n, n_classes, 1, -1) if x.size else (n, n_classes, 0, 0))
+    t3 = view(contiguous(target), (n, 1, -1) if target._data.size else (n, 0, 0))
+    loss = nll_loss(x4, t3, weight, reduction, ignore_index)
+    return loss if reduction else view(loss, tuple(out_size))
+
+
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
              reduction: int = 1, ignore_index: int = -100) -> Tensor:
-    """Negative log-likelihood of the target classes; ``input`` holds log-probabilities."""
+    """Negative log-likelihood of the target classes; ``input`` holds log-probabilities:
+    (C,) or (N, C), or (N, C, H, W) with (N, H, W) targets (torch's nll_loss2d)."""
     _nll_checks(input, target, weight)
     x = input._data
-    nd, n_classes = x.ndim, x.shape[-1]
-    x2 = x.reshape(-1, n_classes)
+    nd = x.ndim
+    n_classes = x.shape[1] if nd == 4 else x.shape[-1]
+    x2 = _class_rows(x)
     tgt = target._data.reshape(-1).astype(np.int64, copy=False)
     keep = tgt != ignore_index
     bad = keep & ((tgt < 0) | (tgt >= n_classes))
@@ -128,14 +194,16 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     cols = np.where(keep, tgt, 0)
     rows = np.arange(x2.shape[0])
     dt = input.dtype.np
-    w = (weight._data[cols] if weight is not None else np.ones(cols.shape, dtype=dt))
+    # (nll_loss2d checks only the weight's size: any shape of C elements reads as a vector)
+    w = (weight._data.reshape(-1)[cols] if weight is not None else np.ones(cols.shape, dtype=dt))
     w = np.where(keep, w, np.zeros((), dtype=dt)).astype(dt, copy=False)
     picked = x2[rows, cols]
     coef = np.where(keep, -w, np.zeros((), dtype=dt))  # ignored rows get no gradient (+0)
     if reduction == 0:
         losses = -(picked * w)
         losses[~keep] = 0
-        data = losses if nd == 2 else losses.reshape(())
+        data = losses if nd == 2 else losses.reshape(
+            (x.shape[0],) + x.shape[2:] if nd == 4 else ())
         total = np.zeros((), dtype=dt)
     else:
         # torch adds -x[i, t_i] * w row by row in a cascade; the weights likewise
@@ -144,7 +212,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         if reduction == 1:
             data = data / total
             coef = np.where(keep, coef / total, coef)
-    out, node = record(NllLossBackward0, data, input.dtype, input)
+    out, node = record(NllLoss2DBackward0 if nd == 4 else NllLossBackward0, data, input.dtype,
+                       input)
     if node is not None:
         s = node._saved
         s["ignore_index"] = ignore_index % 2**64
@@ -186,7 +255,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int = 1) -> Tensor:
             target = expand(target, shape)
     dt = c.result_type(input, target)
     if not dt.is_floating_point:
-        raise RuntimeError(f'"mse_cpu" not implemented for \'{scalar_name(dt)}\'')
+        raise NotImplementedError(f'"mse_cpu" not implemented for \'{scalar_name(dt)}\'')
     x = input._data if input.dtype is dt else input._data.astype(dt.np)
     y = target._data if target.dtype is dt else target._data.astype(dt.np)
     d = np.asarray(x - y)  # (0-d operands give a numpy scalar)

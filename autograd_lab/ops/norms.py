@@ -14,6 +14,7 @@ from . import common as c
 from .arithmetic import _pow_data
 from .common import Node, Tensor, norm_dims
 from .comparison import choose
+from .nuclear_norm import nuclear_norm
 from .record import record
 from .reductions import _unreduce
 
@@ -117,10 +118,10 @@ def norm(x: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     elif isinstance(p, str):
         if p != "nuc":
             raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
-        if data.ndim < 2:
-            raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
-                               "dimensions.")
-        raise NotImplementedError("the nuclear norm is not supported by autograd_lab")
+        if dtype is not None and dtype is not x.dtype:
+            x = x.to(dtype)
+        # torch.norm(x, 'nuc') spans every dim (an error unless x is a matrix)
+        return nuclear_norm(x, tuple(range(data.ndim)) if dim is None else dim, keepdim)
     elif not isinstance(p, (int, float, np.number)):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, "
                         f"not {type(p).__name__}")

@@ -91,10 +91,12 @@ def _softmax_input(x: Tensor, dim: Any, dtype: DType | None,
     data = c.unary_data(x, name)
     if dim is None:
         raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
-    if x.dtype._cat != 2:
-        raise NotImplementedError(f'"{name}_lastdim_kernel_impl" not implemented for '
+    d = norm_dim(dim, x.ndim)
+    if x.dtype._cat != 2:  # torch's kernel for the last dim has a name of its own
+        kernel = f"{name}_lastdim_kernel_impl" if d >= x.ndim - 1 else f"{name}_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{_scalar_name(x.dtype)}'")
-    return x, data, norm_dim(dim, x.ndim)
+    return x, data, d
 
 
 def _softmax_result(cls: type[Node], x: Tensor, y: np.ndarray, d: int) -> Tensor:

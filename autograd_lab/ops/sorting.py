@@ -16,7 +16,7 @@ from .._precision import exact
 from . import common as c
 from .common import Node, Tensor, norm_dim
 from .extremes import _return_type
-from .indexing import scatter
+from .gather_scatter import scatter
 from .record import make, node_for
 from .stl_select import has_ties, topk_row
 

@@ -57,6 +57,10 @@ def _infer_shape(shape: tuple, numel: int, op: str = "view") -> tuple:
                                    f"{list(shape)}")
             known *= s
     if -1 in shape:
+        if known == 0 and numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} "
+                               "because the unspecified dimension size -1 can be any value and "
+                               "is ambiguous")
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
         shape = tuple(numel // known if s == -1 else s for s in shape)
@@ -537,12 +541,22 @@ def slice_dim(x: Tensor, dim: int, start: Any, end: Any, step: Any) -> Tensor:
 
 
 def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
-    """``length`` elements from ``start`` along ``dim`` (a view)."""
+    """``length`` elements from ``start`` along ``dim`` (a view); ``start`` may be a 0-d
+    integer tensor."""
+    if isinstance(start, Tensor):
+        if start._data.ndim or start.dtype._cat != 1:
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = int(start._data)
+    if not x._data.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     d = norm_dim(dim, x._data.ndim)
     size = x._data.shape[d]
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
     begin = start + size if start < 0 else start
     if begin + length > size:
-        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+        raise RuntimeError(f"start ({begin}) + length ({length}) exceeds dimension size ({size}).")
     return slice_dim(x, dim, begin, begin + length, 1)

@@ -125,7 +125,9 @@ def targets(op_db: list, torch: Any, lab: Any, only: set[str] | None) -> list[Ta
                 and (is_fn or not isinstance(op.op, types.FunctionType))):
             name = op.name
             rows.append(Target(key + " (method)", op, op.method_variant,
-                               lambda x, *a, _n=name, **k: getattr(x, _n)(*a, **k), empty))
+                               # torch's method_variant is the unbound Tensor.X: called alike
+                               lambda x, *a, _n=name, **k: getattr(lab.Tensor, _n)(x, *a, **k),
+                               empty))
     return rows
 
 
