@@ -161,6 +161,16 @@ def test_nb10_passing_through_the_registry():
     fails(nb10, "ex2", {"passing_backwards": lambda c: set(list(c)[:1])})
 
 
+def test_nb10_no_variant_is_passed_by_an_empty_answer():
+    """A fresh candidate set always holds a backward that passes, so returning nothing (or
+    the notebook's own names, which fresh sets never use) can't pass by luck."""
+    from check_support import through_registry
+
+    got = through_registry(nb10, "ex2", {"passing_backwards": lambda c: set()},
+                           seeds=tuple(range(200)))
+    assert all(status == "failed" for status, _ in got), got
+
+
 def test_nb10_formulas_through_the_registry():
     passes(nb10, "ex1", {"cube_backward": lambda x, g: g * 3 * x ** 2,
                          "node_name": "CubeBackward"})

@@ -750,6 +750,17 @@ def _index_select(draw: Any) -> Case:
     return (lambda x: torch.index_select(x, dim, idx)), [draw(arrays(shape))]
 
 
+@case("index/index_fill", gradgrad=True)
+def _index_fill(draw: Any) -> Case:
+    """The filled slices get no gradient from ``x``; a 0-d tensor value gets their sum."""
+    shape = draw(shapes(min_dims=1, max_dims=3))
+    dim = draw(st.integers(0, len(shape) - 1))
+    idx = torch.tensor(draw(st.lists(st.integers(0, shape[dim] - 1), min_size=1, max_size=3)))
+    fn = draw(st.sampled_from([lambda x, v: x.index_fill(dim, idx, v),
+                               lambda x, v: (x * 1).index_fill_(dim, idx, v)]))
+    return fn, [draw(arrays(shape)), draw(arrays(()))]
+
+
 @case("index/embedding", gradgrad=True)
 def _embedding(draw: Any) -> Case:
     n, d = draw(st.integers(2, 5)), draw(st.integers(1, 3))

@@ -102,7 +102,7 @@ def _candidates(variant: Variant) -> list[tuple[str, str, bool]]:
         return [("A", _RIGHT[0], True), ("B", _WRONG[0], False), ("C", _WRONG[1], False),
                 ("D", _RIGHT[1], True)]
     rng = variant.rng("nb10.passing")
-    n_right = int(rng.integers(0, 4))
+    n_right = int(rng.integers(1, 4))  # never none: an empty set would pass without any work
     picks = [(t, True) for t in rng.choice(_RIGHT, n_right, replace=False)] + \
         [(t, False) for t in rng.choice(_WRONG, 5 - n_right, replace=False)]
     order = rng.permutation(len(picks))
