@@ -16,6 +16,8 @@ import numpy as np
 
 from . import _dtype as D
 from .factories import tensor as _tensor
+from .ops.record import record_view
+from .ops.views import AliasBackward0
 from .tensor import Size, Tensor, _init, _make
 
 _OVERLOADS = ("(*, torch.device device = None)", "(torch.Storage storage)", "(Tensor other)",
@@ -47,9 +49,11 @@ def _options(dt: D.dtype) -> str:
             "memory_format=(nullopt))")
 
 
-def legacy_new(dt: D.dtype, args: tuple, kwargs: dict, check_type: bool = True) -> Tensor:
+def legacy_new(dt: D.dtype, args: tuple, kwargs: dict, check_type: bool = True,
+               into: Tensor | None = None) -> Tensor:
     """A tensor of dtype ``dt`` from a legacy constructor's arguments (``check_type``: a
-    tensor argument must have dtype ``dt``; ``torch.Tensor`` takes any)."""
+    tensor argument must have dtype ``dt``; ``torch.Tensor`` takes any; ``into``: the tensor
+    ``torch.Tensor(...)`` is initialising, where an alias is built)."""
     if any(k != "device" for k in kwargs):
         raise _bad_keywords(args, kwargs)
     if not args:
@@ -58,7 +62,9 @@ def legacy_new(dt: D.dtype, args: tuple, kwargs: dict, check_type: bool = True) 
     if len(args) == 1 and isinstance(first, Tensor):
         if check_type and first.dtype is not dt:
             raise TypeError(f"expected {_options(dt)} (got {_options(first.dtype)})")
-        return _make(first._data, first.dtype, None, first._storage, first._vc)  # an alias
+        # an alias: the same memory and version counter, recorded as torch's alias op
+        return record_view(first, AliasBackward0, first._data[...], lambda a: a[...],
+                           into=into)
     sizes = tuple(first) if len(args) == 1 and isinstance(first, Size) else args
     if all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in sizes) and (
             len(args) > 1 or isinstance(first, (int, np.integer, Size))):
@@ -81,8 +87,9 @@ def legacy_new(dt: D.dtype, args: tuple, kwargs: dict, check_type: bool = True) 
 
 def _tensor_init(self: Tensor, *args: Any, **kwargs: Any) -> None:
     """``torch.Tensor(...)``: a legacy constructor of the default dtype (any tensor aliased)."""
-    t = legacy_new(D.get_default_dtype(), args, kwargs, check_type=False)
-    _init(self, t._data, t.dtype, t._storage, t._vc)
+    t = legacy_new(D.get_default_dtype(), args, kwargs, check_type=False, into=self)
+    if t is not self:
+        _init(self, t._data, t.dtype, t._storage, t._vc)
 
 
 def _new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:

@@ -217,8 +217,7 @@ def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str,
         raise TypeError(f"{op}(): argument 'src' (position 4) must be Tensor, not "
                         f"{type(src).__name__}")
     _scatter_shape_check(x, d, idx, src)
-    if data.ndim:
-        _check_bounds(idx, data.shape[d], d)
+    _check_bounds(idx, data.shape[d] if data.ndim else 1, d)  # a 0-d x holds one element
     out_data = np.array(data, copy=True)
     if idx.size:
         arr, coords = _flat_at(out_data, idx, d)
@@ -314,9 +313,11 @@ def index_select(x: Tensor, dim: int, index: Tensor) -> Tensor:
                            f"{idx.size} value(s)")
     size = data.shape[d] if data.ndim else 1
     bad = (idx < 0) | (idx >= size)
-    if bad.any():
-        raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(idx[bad][0])} "
-                           f"axis_dim={size}")
+    if bad.any():  # torch checks dim 1 in its own kernel, with its own words
+        if data.ndim > 1 and d == 1:
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(idx[bad][0])} "
+                               f"axis_dim={size}")
+        raise IndexError("index out of range in self")
     out_data = np.take(data, idx, axis=d) if data.ndim else data.copy()  # a scalar stays one
     out, node = record(IndexSelectBackward0, out_data, x.dtype, x)
     if node is not None:

@@ -32,7 +32,7 @@ from ..anomaly_mode import ANOMALY, record_forward_trace
 from ..grad_mode import STATE
 from ..memory import Storage
 from ..node import Node, _seq, grad_accumulator
-from ..tensor import Tensor, _make
+from ..tensor import Tensor, _init, _make
 
 ndarray = np.ndarray
 
@@ -137,9 +137,15 @@ def binary_fast(cls: type[Node], fn: Any, x: Tensor, y: Any) -> tuple[Tensor, No
 
 # ---- views: outputs that share their input's memory ------------------------------------
 
-def view_output(x: Tensor, data: np.ndarray, node: Node | None, fn: Callable) -> Tensor:
-    """A result that aliases ``x``: same storage and version counter, base recorded."""
-    out = _make(data, x.dtype, node, x._storage, x._vc)
+def view_output(x: Tensor, data: np.ndarray, node: Node | None, fn: Callable,
+                into: Tensor | None = None) -> Tensor:
+    """A result that aliases ``x``: same storage and version counter, base recorded (built in
+    ``into``, a tensor being initialised, when given: ``torch.Tensor(x)``)."""
+    if into is None:
+        out = _make(data, x.dtype, node, x._storage, x._vc)
+    else:
+        out = into
+        _init(out, data, x.dtype, x._storage, x._vc, node)
     base = x._base if x._base is not None else x
     if node is not None:
         remember_view(out)
@@ -158,16 +164,16 @@ def view_output(x: Tensor, data: np.ndarray, node: Node | None, fn: Callable) ->
 
 
 def record_view(x: Tensor, cls: type[Node], data: np.ndarray, fn: Callable,
-             shown: dict | None = None, **saved: Any) -> Tensor:
+                shown: dict | None = None, into: Tensor | None = None, **saved: Any) -> Tensor:
     """The view ``data`` of ``x`` (``fn`` redoes it on x's array), recorded as a ``cls`` node
     that saves ``saved`` (and shows ``shown`` as its ``_saved_<name>`` values)."""
     node = node_for(cls, x)
     if node is None:
-        return view_output(x, data, node, fn)
+        return view_output(x, data, node, fn, into)
     node._saved.update(saved)
     if shown:
         show_saved(node, **shown)
-    return view_output(x, data, node, fn)
+    return view_output(x, data, node, fn, into)
 
 
 def remember_view(out: Tensor) -> None:

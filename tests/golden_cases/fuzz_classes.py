@@ -571,3 +571,50 @@ case("legacy_ctor_training_step", """
     result = [loss, w.grad, a, w, isinstance(w, torch.FloatTensor), isinstance(y, torch.FloatTensor),
               repr(torch.FloatTensor), torch.LongTensor.dtype]
 """)
+case("legacy_ctor_of_a_tensor_that_requires_grad_is_an_alias", """
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    r = []
+    for make in (torch.Tensor, torch.FloatTensor, x.new):
+        y = make(x)
+        r.append([y, y.grad_fn.name(), y.grad_fn.next_functions[0][0].name(), y.is_leaf,
+                  y._version])
+    y = torch.Tensor(x)
+    (y * torch.tensor([3.0, 4.0])).sum().backward()
+    r.append(x.grad)
+    with torch.no_grad():
+        z = torch.Tensor(x)
+    r.append([z.grad_fn, z.requires_grad, z.is_leaf])
+    h = x * 2
+    v = torch.Tensor(h)
+    r.append([v.grad_fn.name(), v.grad_fn.next_functions[0][0].name()])
+    result = r
+""")
+case("legacy_ctor_alias_shares_the_version_counter", """
+    w = torch.tensor([1.0, 2.0])
+    a = torch.Tensor(w)
+    a.add_(1)
+    result = [w, w._version, a._version, a.is_leaf, a.grad_fn]
+""")
+case("index_select_out_of_range_by_dim", """
+    r = []
+    x2 = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    for x, d, i in ((torch.tensor(5.0), 0, [1]), (torch.tensor([5.0, 6.0]), 0, [2]),
+                    (torch.tensor([5.0, 6.0]), 0, [-1]), (x2, 0, [2]), (x2, 1, [5]),
+                    (x2.t(), 1, [5]), (torch.ones(2, 2, 2), 2, [3]),
+                    (torch.ones(2, 2, 2), 1, [3])):
+        try:
+            x.index_select(d, torch.tensor(i, dtype=torch.int32))
+        except Exception as e:
+            r.append(f"{type(e).__name__}: {e}")
+    result = r
+""")
+case("scatter_out_of_bounds_on_one_element", """
+    r = []
+    for x, i in ((torch.tensor([2.0]), torch.tensor(1, dtype=torch.int32)),
+                 (torch.tensor(2.0), torch.tensor(1)), (torch.tensor([2.0]), torch.tensor([-1]))):
+        try:
+            x.scatter(0, i, torch.tensor([3.0]) if x.dim() else torch.tensor(3.0))
+        except Exception as e:
+            r.append(f"{type(e).__name__}: {e}")
+    result = r
+""")
