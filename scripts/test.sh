@@ -21,5 +21,13 @@ if compgen -G "notebooks/*.ipynb" >/dev/null; then
               --ignore=notebooks/student notebooks/)
 fi
 
-echo "test: pytest ${targets[*]-} $*"
-exec .venv/bin/python -m pytest ${targets[@]+"${targets[@]}"} "$@"
+# In parallel, one worker per core (AUTOGRAD_LAB_TEST_WORKERS=1 for one process); a test file
+# (and so a notebook, whose cells share one kernel) always runs whole in one worker.
+workers="${AUTOGRAD_LAB_TEST_WORKERS:-auto}"
+parallel=()
+if [[ "$workers" != 1 ]]; then
+    parallel=(-n "$workers" --dist loadfile)
+fi
+
+echo "test: pytest ${parallel[*]-} ${targets[*]-} $*"
+exec .venv/bin/python -m pytest ${parallel[@]+"${parallel[@]}"} ${targets[@]+"${targets[@]}"} "$@"
