@@ -434,9 +434,10 @@ class ClampMinBackward1(Node):
 
     def backward(self, g: Any) -> tuple:
         x, b = self.saved("self"), self.saved(self.bound)
-        keep = x >= b if self.bound == "min" else x <= b
+        keep, past = (x >= b, x < b) if self.bound == "min" else (x <= b, x > b)
+        # two comparisons, not one and its negation: a nan on either side sends nothing back
         gx = sum_to(choose(keep, g, 0), self.shapes[0]) if self.next_functions[0][0] else None
-        gb = sum_to(choose(~keep, g, 0), self.shapes[1]) if self.next_functions[1][0] else None
+        gb = sum_to(choose(past, g, 0), self.shapes[1]) if self.next_functions[1][0] else None
         return gx, gb
 
 

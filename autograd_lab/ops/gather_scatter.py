@@ -27,8 +27,9 @@ def _check_index(x: Tensor, d: int, index: Any, op: str) -> np.ndarray:
     if not isinstance(index, Tensor):
         raise TypeError(f"{op}(): argument 'index' (position 3) must be Tensor, not "
                         f"{type(index).__name__}")
-    if index.dtype._cat != 1 or index.dtype.name not in ("int64", "int32"):
-        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
+    if index._data.size and (index.dtype._cat != 1 or index.dtype.name not in ("int64",
+                                                                             "int32")):
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")  # empty: any dtype
     idx = index._data
     if op == "gather" and idx.size and max(idx.ndim, 1) != max(x._data.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
@@ -125,7 +126,10 @@ def gather(x: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> 
     d = norm_dim(dim, data.ndim)
     idx = _check_index(x, d, index, "gather")
     xs = data.shape
-    if data.ndim:
+    if not idx.size:  # torch checks nothing else for an empty index: an empty result
+        out_data = np.empty(idx.shape, dtype=data.dtype)
+        idx = idx.astype(np.int64)
+    elif data.ndim:
         for i, n in enumerate(idx.shape):
             if i != d and n > xs[i]:
                 raise RuntimeError(

@@ -618,3 +618,36 @@ case("scatter_out_of_bounds_on_one_element", """
             r.append(f"{type(e).__name__}: {e}")
     result = r
 """)
+case("clamp_with_tensor_bounds_and_nan", """
+    x = torch.tensor([1.0, 2.0, 3.0, float('nan'), 0.0], requires_grad=True)
+    m = torch.tensor([1.0, 1.0, 5.0, 0.0, float('nan')], requires_grad=True)
+    g = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0])
+    r = []
+    for op in (torch.clamp_max, torch.clamp_min):
+        x.grad = m.grad = None
+        y = op(x, m)
+        y.backward(g)
+        r.append([y, x.grad, m.grad])
+    result = r
+""")
+case("gather_and_scatter_with_an_empty_index_of_any_dtype", """
+    r = []
+    for dt in (torch.uint8, torch.int16, torch.bool, torch.float32):
+        r.append(torch.gather(torch.ones(5), 0, torch.tensor([], dtype=dt)))
+    r.append(torch.gather(torch.ones(2, 3), 1, torch.tensor([[]], dtype=torch.uint8)))
+    for op in (torch.scatter, torch.scatter_add):
+        r.append(op(torch.ones(5), 0, torch.tensor([], dtype=torch.uint8), torch.ones(5)))
+    x = torch.ones(5, requires_grad=True)
+    g = torch.gather(x, 0, torch.tensor([], dtype=torch.uint8))
+    g.sum().backward()
+    r.append([g.grad_fn.name(), x.grad])
+    g = torch.gather(x, 0, torch.zeros(2, 0, dtype=torch.uint8))
+    g.sum().backward()
+    r.append([g.shape, x.grad])
+    r.append(torch.gather(torch.ones(2, 3), 0, torch.zeros(0, 5, dtype=torch.int64)).shape)
+    try:
+        torch.gather(torch.ones(5), 0, torch.tensor([1], dtype=torch.uint8))
+    except Exception as e:
+        r.append(f"{type(e).__name__}: {e}")
+    result = r
+""")
