@@ -101,6 +101,7 @@ def student_notebook(nb: dict) -> dict:
             cell["source"] = strip_solution(src)
         cell["outputs"] = []
         cell["execution_count"] = None
+    nb["metadata"].pop("widgets", None)  # saved widget state: no output shows it any more
     nb["metadata"].setdefault("autograd_lab", {})["student_copy"] = {
         "sources_sha256": sources_hash(nb)}
     return nb
