@@ -123,7 +123,9 @@ def normalize(nb: Any, name: str) -> Any:
 
 
 def _text(nb: Any) -> str:
-    return nbformat.writes(nb)
+    """The file's text, as ``nbformat.write`` (and so JupyterLab and nbconvert) writes it."""
+    text = nbformat.writes(nb)
+    return text if text.endswith("\n") else text + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
