@@ -14,7 +14,7 @@ from typing import Any
 from .a11y_html import png_figure, svg_figure
 from .text_alt import figure_text, svg_graph_text
 
-__all__ = ["figure_html", "graphviz_html", "install"]
+__all__ = ["figure_bundle", "figure_html", "graphviz_html", "install"]
 
 
 def graphviz_html(graph: Any) -> str | None:
@@ -26,6 +26,12 @@ def graphviz_html(graph: Any) -> str | None:
         return None
     svg = graph.pipe(format="svg", encoding="utf-8")
     return svg_figure(svg, svg_graph_text(svg), style="max-width:100%;height:auto")
+
+
+def figure_bundle(fig: Any) -> dict[str, str]:
+    """``{"text/html": figure_html(fig)}`` (empty when nothing is drawn)."""
+    html = figure_html(fig)
+    return {"text/html": html} if html is not None else {}
 
 
 def figure_html(fig: Any) -> str | None:
@@ -53,5 +59,8 @@ def install(shell: Any = None) -> bool:
     html = shell.display_formatter.formatters["text/html"]
     html.for_type_by_name("graphviz.graphs", "Digraph", graphviz_html)
     html.for_type_by_name("graphviz.graphs", "Graph", graphviz_html)
-    html.for_type_by_name("matplotlib.figure", "Figure", figure_html)
+    # The inline backend removes every per-format printer of Figure when pyplot is first
+    # imported; a mime-bundle printer is kept (the backend's PNG is still added beside it).
+    shell.display_formatter.mimebundle_formatter.for_type_by_name(
+        "matplotlib.figure", "Figure", figure_bundle)
     return True

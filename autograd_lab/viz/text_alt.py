@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..node import AccumulateGrad, Node
-from ._labels import fmt_array, node_title, size_str
+from ._labels import node_title, size_str
 
 if TYPE_CHECKING:
     from .graph_spec import GraphSpec
@@ -92,7 +92,7 @@ class _Namer:
 def graph_text(spec: GraphSpec, roots: list[Any] | None = None) -> TextAlt:
     """The backward graph of ``spec`` in words (``roots``: the output tensors drawn)."""
     order = list(reversed(spec.nodes))  # forward order: inputs before what uses them
-    name = _Namer(spec, spec.nodes)
+    name = _Namer(spec, order)
     roots = roots or []
     root_names = [spec.tensor_label(t) for t in roots]
     root_names = [n for n in root_names if n] or [
@@ -166,34 +166,49 @@ def svg_graph_text(svg: str, what: str = "graph") -> TextAlt:
 
 # ---- matplotlib figures ------------------------------------------------------------------------
 
-def _num(v: float) -> str:
-    return fmt_array(np.asarray(float(v)))
+def _num(v: float, scale: float = 0.0) -> str:
+    """Three significant digits; rounding noise next to the data's scale reads as 0."""
+    v = float(v)
+    if not np.isfinite(v):
+        return str(v)
+    if abs(v) <= 1e-6 * scale:
+        v = 0.0
+    return f"{v:.3g}".replace("-0", "0") if v == 0 else f"{v:.3g}"
 
 
 def _series(label: str, xs: np.ndarray, ys: np.ndarray) -> str:
-    ok = np.isfinite(ys)
+    ok = np.isfinite(ys) & np.isfinite(xs)
     if not ok.any():
         return f"{label}: no finite values"
     ys_f, xs_f = ys[ok], xs[ok]
+    sx, sy = float(np.abs(xs_f).max()), float(np.abs(ys_f).max())
     lo, hi = int(np.argmin(ys_f)), int(np.argmax(ys_f))
-    return (f"{label}: {len(ys_f)} points from x={_num(xs_f[0])}, y={_num(ys_f[0])} to "
-            f"x={_num(xs_f[-1])}, y={_num(ys_f[-1])}; lowest y={_num(ys_f[lo])} at "
-            f"x={_num(xs_f[lo])}, highest y={_num(ys_f[hi])} at x={_num(xs_f[hi])}")
+
+    def at(k: int) -> str:
+        return f"x={_num(xs_f[k], sx)}, y={_num(ys_f[k], sy)}"
+    return (f"{label}: {len(ys_f)} points from {at(0)} to {at(-1)}; lowest at {at(lo)}, "
+            f"highest at {at(hi)}")
+
+
+_TEX = re.compile(r"\\([A-Za-z]+)")
 
 
 def _label(artist: Any, k: int, kind: str) -> str:
     text = artist.get_label()
-    return text if text and not text.startswith("_") else f"{kind} {k}"
+    if not text or text.startswith("_"):
+        return f"{kind} {k}"
+    return _TEX.sub(r"\1", text).replace("$", "").replace("{", "").replace("}", "")
 
 
 def _axes_text(ax: Any, k: int, n_axes: int) -> tuple[str, list[str]]:
-    title = ax.get_title() or (f"panel {k + 1}" if n_axes > 1 else "the plot")
+    title = ax.get_title() or (f"panel {k + 1}" if n_axes > 1 else "")
     xl, yl = ax.get_xlabel() or "x", ax.get_ylabel() or "y"
     x0, x1 = ax.get_xlim()
     y0, y1 = ax.get_ylim()
     log = " (log scale)" if ax.get_yscale() == "log" else ""
-    head = (f"{title}: {xl} from {_num(x0)} to {_num(x1)} across, {yl}{log} from {_num(y0)} "
-            f"to {_num(y1)} up")
+    sx, sy = max(abs(x0), abs(x1)), max(abs(y0), abs(y1))
+    head = (f"{title + ': ' if title else ''}{xl} from {_num(x0, sx)} to {_num(x1, sx)} "
+            f"across, {yl}{log} from {_num(y0, sy)} to {_num(y1, sy)} up")
     lines: list[str] = []
     for i, line in enumerate(ax.get_lines()):
         xs = np.asarray(line.get_xdata(), dtype=float)
@@ -207,8 +222,8 @@ def _axes_text(ax: Any, k: int, n_axes: int) -> tuple[str, list[str]]:
             lines.append(f"{_label(coll, i + 1, 'points')}: {len(offsets)} points scattered")
         elif kind in ("QuadContourSet", "ContourSet") or "Contour" in kind:
             lines.append("filled contours of a value over the plane")
-    names = [_label(x, 0, "") for x in ax.get_lines()]
-    names = [n for n in names if n.strip()]
+    names = [_label(x, 0, "") for x in ax.get_lines()
+             if x.get_label() and not x.get_label().startswith("_")]
     return head + (f"; shows {_join(names)}" if names else ""), lines
 
 
