@@ -16,11 +16,11 @@ import re
 
 from .text_alt import TextAlt
 
-__all__ = ["png_figure", "svg_figure", "text_version", "titled_svg"]
+__all__ = ["name_svg", "png_figure", "svg_figure", "text_version", "titled_svg"]
 
 _ids = itertools.count()
 # Graphviz titles an anonymous graph "%3" (a screen reader reads it out): the graph's group
-_GRAPH_TITLE = re.compile(r'(<g id="graph0" class="graph"[^>]*>\s*)<title>[^<]*</title>')
+_GRAPH_TITLE = re.compile(r'(<g id="[^"]*graph0" class="graph"[^>]*>\s*)<title>[^<]*</title>')
 # the text version, readable in the light and dark themes of JupyterLab and the website
 _DETAILS_STYLE = "margin:4px 0 8px;font-size:13px;max-width:100%"
 
@@ -33,6 +33,12 @@ def titled_svg(svg: str, alt: TextAlt) -> str:
     """``svg`` with its graph's title replaced by the summary."""
     return _GRAPH_TITLE.sub(lambda m: f"{m.group(1)}<title>{html.escape(alt.summary)}</title>",
                             svg, count=1)
+
+
+def name_svg(svg: str, name: str) -> str:
+    """``svg`` (starting at ``<svg``) as an image named ``name`` (role img, aria-label)."""
+    j = svg.index(">")
+    return f'{svg[:j]} role="img" aria-label="{html.escape(name)}"{svg[j:]}'
 
 
 def text_version(alt: TextAlt, what: str = "picture") -> str:

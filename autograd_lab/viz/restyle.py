@@ -42,9 +42,10 @@ class FrameStyle:
 
 def _node_css(role: str, w: float) -> str:
     return {
-        "current": f"fill:{CURRENT_FILL};stroke:{CURRENT_LINE};stroke-width:{2 * w}",
+        "current": f"fill:{CURRENT_FILL};stroke:{CURRENT_LINE};stroke-width:{3 * w}",
         "done": f"stroke:{DONE_LINE};stroke-width:{1.5 * w}",
-        "error": f"fill:{ERROR_FILL};stroke:{CURRENT_LINE};stroke-width:{2 * w}",
+        "error": f"fill:{ERROR_FILL};stroke:{CURRENT_LINE};stroke-width:{3 * w};"
+                 "stroke-dasharray:6 2",
         "freed": f"stroke-dasharray:4 3;fill:{FREED_FILL};stroke:{FREED_LINE}",
     }[role]
 
@@ -67,6 +68,11 @@ MAX_HEIGHT = "max(360px, calc(100vh - 190px))"
 
 
 _EDGE_BLOCK = re.compile(r'<g id="([^"]*e_\d+)" class="edge">(.*?)</g>', re.S)
+_NODE_BLOCK = re.compile(r'<g id="([^"]*n_\d+)" class="node">(.*?)</g>', re.S)
+_SHAPE = re.compile(r'<(?:polygon|ellipse|path)\b[^>]*?(?:points|d)="([^"]+)"'
+                    r'|<ellipse\b[^>]*?cx="([^"]+)" cy="([^"]+)" rx="([^"]+)" ry="([^"]+)"')
+# Beside the running node, in words: the highlight is not told by its colour alone
+MARKS = {"current": "◀ runs", "error": "◀ error"}
 _PATH_D = re.compile(r'<path [^>]*?d="([^"]+)"')
 _ID = re.compile(r'\bid="([^"]+)"')
 _NUM = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
@@ -149,6 +155,12 @@ class SvgCanvas:
 
         self.body = _EDGE_BLOCK.sub(arrow, body)
         self.tail = svg[k:]
+        # where a node's mark goes: right of its shape, at its middle
+        self.marks: dict[str, tuple[float, float]] = {}
+        for m in _NODE_BLOCK.finditer(self.body):
+            spot = _right_middle(m.group(2))
+            if spot is not None:
+                self.marks[m.group(1)[len(prefix):]] = spot
 
     def _sel(self, sid: str, tail: str) -> str:
         return f".{self.scope} #{self.prefix}{sid}>{tail}"
@@ -184,14 +196,15 @@ class SvgCanvas:
         """Rules by role class (``agl-current`` on a node group ...) for the HTML export."""
         s, w = f".{self.scope} ", self.width
         rules = [f"{s}.agl-back{{display:none}}"]
+        # nodes and edges share the role name "done": each rule names its kind of group
         for role in ("current", "done", "error", "freed"):
-            rules.append(f"{s}g.agl-{role}>polygon,{s}g.agl-{role}>ellipse"
+            rules.append(f"{s}g.node.agl-{role}>polygon,{s}g.node.agl-{role}>ellipse"
                          f"{{{_node_css(role, w)}}}")
-        rules.append(f"{s}g.agl-freed>text{{fill:{FREED_LINE}}}")
+        rules.append(f"{s}g.node.agl-freed>text{{fill:{FREED_LINE}}}")
         for role in ("done", "active"):
-            rules.append(f"{s}g.agl-{role}>path{{{_edge_css(role, w)}}}")
-            rules.append(f"{s}g.agl-{role}>polygon.agl-back{{{_arrow_css(role)}}}")
-            rules.append(f"{s}g.agl-{role}>polygon:not(.agl-back){{display:none}}")
+            rules.append(f"{s}g.edge.agl-{role}>path{{{_edge_css(role, w)}}}")
+            rules.append(f"{s}g.edge.agl-{role}>polygon.agl-back{{{_arrow_css(role)}}}")
+            rules.append(f"{s}g.edge.agl-{role}>polygon:not(.agl-back){{display:none}}")
         rules.append(f"{s}text.agl-label{{font-family:monospace;font-size:{self.font}px;"
                      f"fill:{LABEL_DONE};stroke:white;stroke-width:3;paint-order:stroke}}")
         rules.append(f"{s}text.agl-label.agl-active{{fill:{ACTIVE_EDGE};font-weight:bold}}")
@@ -204,9 +217,24 @@ class SvgCanvas:
                        for eid, (x, y) in sorted(self.points.items(),
                                                  key=lambda kv: _natural(kv[0])))
 
+    def _mark(self, sid: str, text: str, cls: str = "") -> str:
+        x, y = self.marks[sid]
+        attrs = f' class="agl-mark" data-node="{sid}"' if cls else ""
+        return (f'<text{attrs} x="{x + 3:.2f}" y="{y + self.font / 3:.2f}" '
+                f'font-family="sans-serif" font-weight="bold" font-size="{self.font + 1}" '
+                f'fill="{CURRENT_LINE}" stroke="white" stroke-width="3" paint-order="stroke">'
+                f"{escape(text, None)}</text>")
+
+    def mark_slots(self, style: FrameStyle) -> str:
+        """One mark ``<text>`` per node (the running node's filled in), for the export."""
+        return "".join(self._mark(sid, MARKS.get(style.nodes.get(sid, ""), ""), "slot")
+                       for sid in sorted(self.marks, key=_natural))
+
     def overlay(self, style: FrameStyle) -> str:
-        """``<text>`` elements for the edge labels (active ones bold red, others grey)."""
-        out = []
+        """``<text>`` elements for the edge labels (active ones bold red, others grey), and
+        the running node's mark."""
+        out = [self._mark(sid, MARKS[role]) for sid, role in sorted(style.nodes.items())
+               if role in MARKS and sid in self.marks]
         for eid in sorted(style.labels, key=_natural):
             if eid not in self.points:
                 continue
@@ -231,7 +259,26 @@ class SvgCanvas:
         which the export's script removes) and label slots holding that frame's labels."""
         return (f'{self.head}<style>{self.static_css()}</style>'
                 f'<style class="agl-first">{self.css(style)}</style>{self.body}'
-                f'<g class="agl-labels">{self.label_slots(style.labels)}</g>{self.tail}')
+                f'<g class="agl-labels">{self.label_slots(style.labels)}'
+                f"{self.mark_slots(style)}</g>{self.tail}")
+
+
+def _right_middle(inner: str) -> tuple[float, float] | None:
+    """The middle of a node shape's right side (polygon, ellipse or path)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for m in _SHAPE.finditer(inner):
+        if m.group(1) is not None:
+            pts = _points(m.group(1))
+            xs += [x for x, _ in pts]
+            ys += [y for _, y in pts]
+        else:
+            cx, cy, rx, ry = (float(v) for v in m.group(2, 3, 4, 5))
+            xs += [cx - rx, cx + rx]
+            ys += [cy - ry, cy + ry]
+    if not xs:
+        return None
+    return max(xs), (min(ys) + max(ys)) / 2
 
 
 def _widen(head: str, extra: float) -> str:
