@@ -142,8 +142,8 @@ _SCRIPT = """(function () {
     slider.setAttribute("aria-valuetext", "step " + (i + 1) + " of " + (last + 1));
     for (const text of root.querySelectorAll("text.agl-mark")) {
       const role = f.n[text.dataset.node];
-      text.textContent = role === "current" ? "\\u25C0 runs"
-        : role === "error" ? "\\u25C0 error" : "";
+      const word = role === "current" ? "runs" : role === "error" ? "error" : "";
+      text.textContent = word ? text.dataset.pointer.replace("{}", word) : "";
     }
     const mark = (id, cls) => {
       const el = document.getElementById(P + id);

@@ -72,7 +72,8 @@ _NODE_BLOCK = re.compile(r'<g id="([^"]*n_\d+)" class="node">(.*?)</g>', re.S)
 _SHAPE = re.compile(r'<(?:polygon|ellipse|path)\b[^>]*?(?:points|d)="([^"]+)"'
                     r'|<ellipse\b[^>]*?cx="([^"]+)" cy="([^"]+)" rx="([^"]+)" ry="([^"]+)"')
 # Beside the running node, in words: the highlight is not told by its colour alone
-MARKS = {"current": "◀ runs", "error": "◀ error"}
+MARKS = {"current": "runs", "error": "error"}
+_POINTERS = {"start": "◀ {}", "end": "{} ▶", "above": "{} ▼"}  # the arrow points at the node
 _PATH_D = re.compile(r'<path [^>]*?d="([^"]+)"')
 _ID = re.compile(r'\bid="([^"]+)"')
 _NUM = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
@@ -156,11 +157,12 @@ class SvgCanvas:
         self.body = _EDGE_BLOCK.sub(arrow, body)
         self.tail = svg[k:]
         # where a node's mark goes: right of its shape, at its middle
-        self.marks: dict[str, tuple[float, float]] = {}
-        for m in _NODE_BLOCK.finditer(self.body):
-            spot = _right_middle(m.group(2))
-            if spot is not None:
-                self.marks[m.group(1)[len(prefix):]] = spot
+        boxes = {m.group(1)[len(prefix):]: box for m in _NODE_BLOCK.finditer(self.body)
+                 if (box := _bbox(m.group(2))) is not None}
+        x0 = float(re.search(r'viewBox="([-\d.]+)', self.head).group(1)) if "viewBox" in \
+            self.head else 0.0
+        width = (len(MARKS["current"]) + 2) * (self.font + 1) * 0.62
+        self.marks = {sid: _mark_spot(box, boxes, width, x0) for sid, box in boxes.items()}
 
     def _sel(self, sid: str, tail: str) -> str:
         return f".{self.scope} #{self.prefix}{sid}>{tail}"
@@ -217,10 +219,15 @@ class SvgCanvas:
                        for eid, (x, y) in sorted(self.points.items(),
                                                  key=lambda kv: _natural(kv[0])))
 
-    def _mark(self, sid: str, text: str, cls: str = "") -> str:
-        x, y = self.marks[sid]
-        attrs = f' class="agl-mark" data-node="{sid}"' if cls else ""
-        return (f'<text{attrs} x="{x + 3:.2f}" y="{y + self.font / 3:.2f}" '
+    def _mark(self, sid: str, word: str, cls: str = "") -> str:
+        x, y, side = self.marks[sid]
+        pointer = _POINTERS[side]
+        text = pointer.format(word) if word else ""
+        attrs = (f' class="agl-mark" data-node="{sid}" data-pointer="{pointer}"'
+                 if cls else "")
+        if side != "start":
+            attrs += ' text-anchor="end"'
+        return (f'<text{attrs} x="{x:.2f}" y="{y + self.font / 3:.2f}" '
                 f'font-family="sans-serif" font-weight="bold" font-size="{self.font + 1}" '
                 f'fill="{CURRENT_LINE}" stroke="white" stroke-width="3" paint-order="stroke">'
                 f"{escape(text, None)}</text>")
@@ -263,8 +270,11 @@ class SvgCanvas:
                 f"{self.mark_slots(style)}</g>{self.tail}")
 
 
-def _right_middle(inner: str) -> tuple[float, float] | None:
-    """The middle of a node shape's right side (polygon, ellipse or path)."""
+Box = tuple[float, float, float, float]  # left, top, right, bottom (SVG units)
+
+
+def _bbox(inner: str) -> Box | None:
+    """The bounding box of a node's shape (polygon, ellipse or path)."""
     xs: list[float] = []
     ys: list[float] = []
     for m in _SHAPE.finditer(inner):
@@ -276,9 +286,26 @@ def _right_middle(inner: str) -> tuple[float, float] | None:
             cx, cy, rx, ry = (float(v) for v in m.group(2, 3, 4, 5))
             xs += [cx - rx, cx + rx]
             ys += [cy - ry, cy + ry]
-    if not xs:
-        return None
-    return max(xs), (min(ys) + max(ys)) / 2
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+
+def _mark_spot(box: Box, boxes: dict[str, Box], width: float,
+               x0: float) -> tuple[float, float, str]:
+    """Where a node's mark goes: right of it, else left of it, else above its right corner --
+    the first place where it covers no other node (else the right)."""
+    left, top, right, bottom = box
+    mid = (top + bottom) / 2
+    half = 7.0
+    spots = [(right + 3, mid, "start", (right + 3, mid - half, right + 3 + width, mid + half)),
+             (left - 3, mid, "end", (left - 3 - width, mid - half, left - 3, mid + half)),
+             (right, top - half - 2, "above", (right - width, top - 2 * half - 2, right, top - 2))]
+    for x, y, anchor, (a, b, c, d) in spots:
+        if a < x0:
+            continue
+        if not any(a < r and c > l_ and b < btm and d > t for l_, t, r, btm in boxes.values()
+                   if (l_, t, r, btm) != box):
+            return x, y, anchor
+    return spots[0][:3]
 
 
 def _widen(head: str, extra: float) -> str:

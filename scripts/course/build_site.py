@@ -30,6 +30,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
+import site_a11y  # noqa: E402
 import site_assets  # noqa: E402
 from make_student_notebooks import BEGIN, strip_solution  # noqa: E402
 
@@ -176,8 +177,9 @@ def stage(src: Path, dest: Path) -> list[Path]:
         for cell in nb["cells"]:
             if cell["cell_type"] == "markdown":
                 linked |= local_links(cell_source(cell), path.parent, src)
+        staged = site_a11y.stage_notebook(site_notebook(nb, dest))
         (dest / "notebooks" / path.name).write_text(
-            json.dumps(site_notebook(nb, dest), ensure_ascii=False, indent=1), encoding="utf-8")
+            json.dumps(staged, ensure_ascii=False, indent=1), encoding="utf-8")
 
     readme = (src / "README.md").read_text(encoding="utf-8")
     linked |= local_links(readme, src, src)
@@ -212,6 +214,7 @@ def build(src: Path = ROOT, out: Path = ROOT / "build" / "site", quiet: bool = F
         args.append("-q")
     code = build_main([*args, str(work), str(out)])
     if code == 0:
+        site_a11y.postprocess(out)
         print(f"site: {len(notebooks)} notebooks -> {out / 'index.html'} "
               f"in {time.perf_counter() - t0:.1f} s")
     return code
