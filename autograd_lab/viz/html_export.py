@@ -29,6 +29,11 @@ NOTE_LIVE = ("The recorded backward pass, stepping without a kernel "
              "(run the cell for the live stepper). Keys: ← → step, Home / End jump to the ends.")
 
 
+# for the eye hidden, for a screen reader there (inline: the region leaves the stepper's scope)
+SR_ONLY = ("position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;"
+           "clip:rect(0,0,0,0);white-space:nowrap;border:0")
+
+
 def frames_data(log: BackwardLog) -> dict:
     """Every frame as roles, labels, caption and a table index (tables are shared)."""
     tables: list[str] = []
@@ -88,7 +93,8 @@ def fragment(log: BackwardLog, svg: str, serial: int = 0) -> str:
             f'<div class="agl-note">{html.escape(NOTE_STATIC)}</div>'
             f'<div class="agl-bar"></div>'
             f'<div class="agl-caption-slot">{first["c"]}</div>'
-            f'<div class="agl-live agl-sr" aria-live="polite" aria-atomic="true"></div>'
+            f'<div class="agl-live" aria-live="polite" aria-atomic="true" style="{SR_ONLY}">'
+            "</div>"
             f'<div class="agl-row"><div class="agl-graph">{body}</div>'
             f'<div class="agl-table">{data["tables"][first["t"]]}</div></div>'
             f"{text_version(alt, 'graph')}"
@@ -119,7 +125,9 @@ _SCRIPT = """(function () {
   const end = button("Last", "go to the last step");
   reset.className = "agl-reset"; prev.className = "agl-prev";
   play.className = "agl-play"; next.className = "agl-next"; end.className = "agl-last";
+  // the aria-live region moves to the page's end: what it says never changes the stepper
   const live = root.querySelector(".agl-live");
+  live.id = P + "live"; document.body.appendChild(live);
   const graph = root.querySelector(".agl-graph");
   graph.tabIndex = 0;  // a graph wider than the column scrolls: the keyboard reaches it too
   root.querySelector(".agl-note").textContent = NOTE_LIVE;

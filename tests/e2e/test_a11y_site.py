@@ -112,7 +112,7 @@ def test_math_keeps_its_assistive_mathml(contexts, server):  # noqa: F811
 
 
 STEPPER_JS = """(root) => ({
-  live: root.querySelector('.agl-live').textContent,
+  live: document.getElementById(root.id + '-live').textContent,
   step: +root.querySelector('.agl-slider').value,
   last: +root.querySelector('.agl-slider').max,
   caption: root.querySelector('.agl-caption').textContent,
