@@ -83,6 +83,10 @@ def test_axe_finds_nothing_serious(contexts, server, name, view, record_property
             assert math["assistive"] == math["containers"], math
         if name in ("index", "notebooks/03_backward_and_the_chain_rule") and view != "light":
             page.screenshot(path=str(artifact(f"a11y-site-{Path(name).name}-{view}.png")))
+            if page.locator(".agl-static").count():  # the stepper and its graph, too
+                page.locator(".agl-static").first.evaluate(
+                    "e => e.scrollIntoView({block: 'start'})")
+                page.screenshot(path=str(artifact(f"a11y-site-stepper-{view}.png")))
     finally:
         page.close()
 
