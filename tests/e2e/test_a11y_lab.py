@@ -131,8 +131,9 @@ def test_live_stepper_with_the_keyboard(course, lab, page, theme):
         assert "runs" in s["mark"], s  # the running node is marked in words too
         root.screenshot(path=str(artifact(f"a11y-lab-stepper-focus-{theme.split()[-1]}.png")))
         page.keyboard.press("End")
-        s = wait_for(root, lambda s: s["caption"].startswith(f"step {n} /"), "End")
-        assert "backward() finished" in s["live"], s
+        # each trait (caption, graph, announcement) arrives on its own: wait for both
+        wait_for(root, lambda s: s["caption"].startswith(f"step {n} /")
+                 and s["live"] == f"Step {n} of {n}: backward() finished.", "End")
         page.keyboard.press("Home")
         wait_for(root, lambda s: s["caption"].startswith("step 1 /")
                  and s["live"].startswith("Step 1 of"), "Home")
