@@ -12,7 +12,8 @@
 # successful install (a hash of it is kept in .venv/.pyproject.sha256).
 #
 # --site (or AUTOGRAD_LAB_SITE=1) also fetches the course website's browser code (MathJax,
-# the widget manager) once with `npm pack` into build/vendor/, installing npm when missing.
+# the widget manager; axe-core for the accessibility tests) once with `npm pack` into
+# build/vendor/, installing npm when missing.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -426,5 +426,6 @@ def test_huge_graph_scrolls_at_natural_size():
     assert box.startswith('<div class="agl-scroll" style="overflow:auto;max-width:100%;')
     width_pt = float(re.search(r'<svg width="([\d.]+)pt"', box).group(1))
     assert width_pt > 2 * 612 and 'transform="scale(1 1)' in box
+    assert 'role="img"' in box and "Text version of the graph" in box
     small = make_dot((xs[0] * 3).sin())._repr_mimebundle_()
-    assert list(small) == ["image/svg+xml"]
+    assert list(small) == ["image/svg+xml", "text/html"]

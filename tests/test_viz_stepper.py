@@ -590,7 +590,7 @@ def test_display_data_carries_a_static_export():
     frag = data["text/html"]
     assert frag.startswith('<div class="agl-static') and frag.endswith("</div>")
     assert "run this cell to step" in frag  # what shows where scripts do not run
-    uid = re.match(r'<div class="agl-static autograd-lab-stepper (agl\w+)" id="\1">', frag)[1]
+    uid = re.match(r'<div class="agl-static autograd-lab-stepper (agl\w+)" id="\1" [^>]*>', frag)[1]
     ids = re.findall(r'\bid="([^"]+)"', frag)
     assert ids and all(x == uid or x.startswith(uid + "-") for x in ids)
     # the same graph recorded again: the same frames, ids unique to each recording

@@ -6,3 +6,9 @@ with the check of each exercise (``checks.nb01`` ...); ``data``: small seeded da
 
 Not part of the PyTorch-shaped API; the engine never imports this package.
 """
+
+# In a notebook, graphs and figures drawn by the notebook's own code (a graphviz.Digraph, a
+# matplotlib figure) get a text alternative that JupyterLab shows.
+from ..viz.notebook_display import install as _install_text_alternatives
+
+_install_text_alternatives()

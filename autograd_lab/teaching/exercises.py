@@ -68,9 +68,12 @@ class Feedback:
         detail = f": {html.escape(self.detail)}" if self.detail else ""
         hint = (f'<div style="margin-left:1.6em;color:#333">Hint: {html.escape(self.hint)}</div>'
                 if self.hint else "")
+        # a light card in light and dark themes alike: the colours keep a 4.5:1 contrast
         return (f'<div class="agl-feedback agl-feedback-{self.state}" style="font-family:'
-                f'sans-serif;font-size:14px;line-height:1.5"><span style="color:{color};'
-                f'font-weight:bold">{symbol} {name}{word}</span>{detail}{hint}</div>')
+                f"sans-serif;font-size:14px;line-height:1.5;background:#fff;color:#111;"
+                f'padding:2px 8px;border-radius:4px;width:fit-content;max-width:100%">'
+                f'<span style="color:{color};font-weight:bold">{symbol} {name}{word}</span>'
+                f"{detail}{hint}</div>")
 
     def _ipython_display_(self) -> None:
         pass  # shown by the check already

@@ -13,6 +13,9 @@ from typing import Any, Callable
 
 import graphviz
 
+from .a11y_html import svg_figure, titled_svg
+from .text_alt import TextAlt, svg_graph_text
+
 INSTALL_HINT = (
     "Graphviz's `dot` program was not found on PATH, so the graph cannot be drawn (its DOT "
     "text is in `.source`). The pip package `graphviz` is only the Python interface; install "
@@ -44,6 +47,7 @@ def require_dot() -> None:
 # read: the graph is shown at its natural size in a scroll container instead.
 _SCALE = re.compile(r'<g id="graph0" class="graph" transform="scale\(([\d.]+)')
 MIN_SCALE = 0.6
+FIT_COLUMN = "max-width:100%;height:auto"
 SCROLL_BOX = ("overflow:auto;max-width:100%;max-height:80vh;border:1px solid #ccc;"
               "scrollbar-gutter:stable")
 
@@ -53,19 +57,34 @@ class AutogradDigraph(graphviz.Digraph):
 
     In Jupyter it shows as SVG no wider than a notebook column; a graph too large to be
     readable at that width is shown at full size in a box with scrollbars (``text/html``).
+    Either way a ``text/html`` form carries the text alternative (``describe``), which
+    JupyterLab and the website show: an inline SVG named by it, and a "text version".
     """
+
+    # set by ``build_graph``: the graph in words (else it is read from the drawn SVG)
+    text_alt: Callable[[], TextAlt] | None = None
+
+    def describe(self, svg: str | None = None) -> TextAlt:
+        """What the graph shows, in words (:class:`~autograd_lab.viz.text_alt.TextAlt`)."""
+        if self.text_alt is not None:
+            return self.text_alt()
+        return svg_graph_text(svg if svg is not None else to_svg(self))
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None,
                           **kwargs: Any) -> dict[str, Any]:
         bundle = super()._repr_mimebundle_(include, exclude, **kwargs)
         svg = bundle.get("image/svg+xml")
-        m = _SCALE.search(svg) if isinstance(svg, str) else None
+        if not isinstance(svg, str):
+            return bundle
+        alt = self.describe(svg)
+        m = _SCALE.search(svg)
         if m is None or float(m.group(1)) >= MIN_SCALE:
+            bundle["image/svg+xml"] = titled_svg(svg, alt)
+            bundle["text/html"] = svg_figure(svg, alt, style=FIT_COLUMN)
             return bundle
         natural = self.copy()
         natural.graph_attr.pop("size", None)
-        box = f'<div class="agl-scroll" style="{SCROLL_BOX}">{to_svg(natural)}</div>'
-        return {"text/html": box}
+        return {"text/html": svg_figure(to_svg(natural), alt, box_style=SCROLL_BOX)}
 
     def pipe(self, *args: Any, **kwargs: Any) -> Any:
         return _run_dot(super().pipe, *args, **kwargs)

@@ -24,6 +24,7 @@ larger value (or ``None``) to draw it anyway.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -31,6 +32,7 @@ from ..tensor import Tensor
 from ._graphviz import AutogradDigraph
 from .graph_spec import GraphSpec, GraphTooLargeError
 from .graph_walk import GraphBuilder
+from .text_alt import graph_text
 from .view_both import BothView
 from .view_grad_fn import GradFnView
 from .view_value import ValueView
@@ -75,10 +77,13 @@ def build_graph(var: Any, params: dict[str, Tensor] | None = None, show_attrs: b
         raise ValueError(f"rankdir must be 'TB', 'BT', 'LR' or 'RL', got {rankdir!r}")
     if max_nodes is not None and max_nodes < 1:
         raise ValueError(f"max_nodes must be a positive int or None, got {max_nodes!r}")
-    return VIEWS[view](_outputs(var), _params(params), view=view, show_attrs=show_attrs,
-                    show_saved=show_saved, max_attr_chars=max_attr_chars, rankdir=rankdir,
-                    highlight=highlight, max_nodes=max_nodes, saved_bytes=saved_bytes,
-                    presenter=presenter, versions=versions).build()
+    outputs = _outputs(var)
+    spec = VIEWS[view](outputs, _params(params), view=view, show_attrs=show_attrs,
+                       show_saved=show_saved, max_attr_chars=max_attr_chars, rankdir=rankdir,
+                       highlight=highlight, max_nodes=max_nodes, saved_bytes=saved_bytes,
+                       presenter=presenter, versions=versions).build()
+    spec.dot.text_alt = functools.partial(graph_text, spec, outputs)
+    return spec
 
 
 def make_dot(var: Any, params: dict[str, Tensor] | None = None, show_attrs: bool = False,

@@ -9,7 +9,20 @@ import html
 from .backward_log import BackwardLog, fmt_grad
 from .frame_state import caption_text, grads_at, pending_at
 
-__all__ = ["caption_html", "table_html"]
+__all__ = ["STEPPER_CSS", "caption_html", "table_html"]
+
+# Both steppers (``ROOT`` is their root's selector): a light card in light and dark themes
+# alike, so every colour keeps its contrast (text 4.5:1, strokes 3:1); a focus ring the
+# keyboard user sees; ``agl-sr`` hides the aria-live sentence from the eye only (clipped to
+# nothing, yet as wide as its text wraps to: no box overflows).
+STEPPER_CSS = """ROOT{background:#fff;color:#111;padding:6px 8px;border-radius:4px;
+color-scheme:light;position:relative}
+ROOT :focus-visible{outline:3px solid #1a56db !important;outline-offset:2px}
+ROOT .agl-sr{position:absolute;left:0;top:0;max-width:100%;margin:0;padding:0;border:0;
+clip-path:inset(50%);clip:rect(0 0 0 0);pointer-events:none}
+ROOT button{background:#f3f3f3;color:#111;border:1px solid #767676;border-radius:3px}
+ROOT button:hover{background:#e0e0e0}
+ROOT details,ROOT summary{color:#111}"""
 
 
 def table_html(log: BackwardLog, i: int) -> str:

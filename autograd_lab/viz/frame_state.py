@@ -16,7 +16,7 @@ from .backward_log import BackwardLog, Frame, fmt_grad
 from .graph_spec import GraphSpec
 from .restyle import FrameStyle
 
-__all__ = ["caption_text", "grads_at", "pending_at", "style"]
+__all__ = ["announcement", "caption_text", "grads_at", "pending_at", "style"]
 
 
 def style(log: BackwardLog, i: int) -> FrameStyle:
@@ -108,6 +108,33 @@ def caption_text(log: BackwardLog, i: int) -> str:
     else:
         text = "backward() finished" if run.error is None else "backward() stopped: error"
     return f"{nth}{text}"
+
+def announcement(log: BackwardLog, i: int) -> str:
+    """Frame ``i`` as one sentence for a screen reader (the steppers' ``aria-live`` region):
+    the node that runs, the gradient it receives, what accumulates."""
+    f = log.check(i)
+    run = log.runs[f.run]
+    where = f"Step {i + 1} of {len(log.frames)}" + (f", backward #{f.run + 1}" if f.run else "")
+    if f.kind == "node":
+        node, grads = f.args
+        got = "; ".join(fmt_grad(g) for g in grads)
+        several = any(len(run.pending.get((id(node), nr), [])) > 1 for nr in range(len(grads)))
+        text = (f"{log.node_name(node)} runs: it receives the gradient {got}"
+                + (", summed from several paths" if several else ""))
+    elif f.kind == "accumulate":
+        t, g, total = f.args
+        name = log.name_of(t) + ".grad"
+        text = (f"{name} accumulates {fmt_grad(g)}: it was None, now {fmt_grad(total)}"
+                if f.old is None else
+                f"{name} accumulates {fmt_grad(g)}: {fmt_grad(f.old)} plus {fmt_grad(g)} "
+                f"makes {fmt_grad(total)}")
+    elif f.kind == "edge":
+        node, index, nxt, _, g = f.args
+        text = f"{log.node_name(node)} sends the gradient {fmt_grad(g)} to {log.node_name(nxt)}"
+    else:
+        text = caption_text(log, i).removeprefix(f"backward #{f.run + 1}: ")
+    return f"{where}: {text}" + ("" if text.endswith(".") else ".")
+
 
 def grads_at(log: BackwardLog, i: int) -> dict[int, np.ndarray | None]:
     """``.grad`` of every tracked tensor as of frame ``i`` (id(tensor) -> array or None)."""

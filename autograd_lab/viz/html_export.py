@@ -16,16 +16,22 @@ import hashlib
 import html
 import json
 
+from .a11y_html import name_svg, text_version
 from .backward_log import BackwardLog
-from .frame_html import caption_html, table_html
-from .frame_state import style
+from .frame_html import STEPPER_CSS, caption_html, table_html
+from .frame_state import announcement, style
 from .restyle import MAX_HEIGHT, SvgCanvas
 
 __all__ = ["fragment", "page"]
 
 NOTE_STATIC = "A saved frame of the recorded backward pass: run this cell to step through it."
 NOTE_LIVE = ("The recorded backward pass, stepping without a kernel "
-             "(run the cell for the live stepper).")
+             "(run the cell for the live stepper). Keys: ← → step, Home / End jump to the ends.")
+
+
+# for the eye hidden, for a screen reader there (inline: the region leaves the stepper's scope)
+SR_ONLY = ("position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;"
+           "clip:rect(0,0,0,0);white-space:nowrap;border:0")
 
 
 def frames_data(log: BackwardLog) -> dict:
@@ -40,7 +46,7 @@ def frames_data(log: BackwardLog) -> dict:
             index[t] = len(tables)
             tables.append(t)
         frames.append({"n": st.nodes, "e": st.edges, "l": st.labels,
-                       "c": caption_html(log, i), "t": index[t]})
+                       "c": caption_html(log, i), "t": index[t], "a": announcement(log, i)})
     return {"frames": frames, "tables": tables}
 
 
@@ -68,22 +74,30 @@ def fragment(log: BackwardLog, svg: str, serial: int = 0) -> str:
         f".{uid} .agl-table{{flex:0 1 auto;max-width:100%;overflow-x:auto}}",
         f".{uid} .agl-note{{font-family:sans-serif;font-size:13px;color:#444;"
         "font-style:italic;margin:2px 0}",
+        STEPPER_CSS.replace("ROOT", f".{uid}"),
     ])
     first = data["frames"][0]
     # The graph travels as an image: a viewer that strips SVG and scripts (an untrusted
     # notebook) still shows the first frame; the script turns it into inline SVG to restyle.
-    image = base64.b64encode(canvas.static_svg(style(log, 0)).encode("utf-8")).decode("ascii")
-    body = (f'<img class="agl-frame" alt="the graph at step 1" '
+    alt = log.spec.dot.describe(svg)
+    named = name_svg(canvas.static_svg(style(log, 0)), alt.summary)
+    image = base64.b64encode(named.encode("utf-8")).decode("ascii")
+    body = (f'<img class="agl-frame" alt="{html.escape(alt.summary)}; step 1: '
+            f'{html.escape(announcement(log, 0))}" '
             f'src="data:image/svg+xml;base64,{image}">')
     script = _SCRIPT.replace("UID", uid).replace("NOTE_LIVE", json.dumps(NOTE_LIVE))
     data_js = payload.replace("</", "<\\/")
-    return (f'<div class="agl-static autograd-lab-stepper {uid}" id="{uid}">'
+    return (f'<div class="agl-static autograd-lab-stepper {uid}" id="{uid}" role="group" '
+            f'aria-label="backward pass stepper">'
             f"<style>{css}</style>"
             f'<div class="agl-note">{html.escape(NOTE_STATIC)}</div>'
             f'<div class="agl-bar"></div>'
             f'<div class="agl-caption-slot">{first["c"]}</div>'
+            f'<div class="agl-live" aria-live="polite" aria-atomic="true" style="{SR_ONLY}">'
+            "</div>"
             f'<div class="agl-row"><div class="agl-graph">{body}</div>'
             f'<div class="agl-table">{data["tables"][first["t"]]}</div></div>'
+            f"{text_version(alt, 'graph')}"
             f'<script type="application/json" class="agl-data">{data_js}</script>'
             f"<script>{script}</script></div>")
 
@@ -106,9 +120,16 @@ _SCRIPT = """(function () {
   const slider = document.createElement("input");
   slider.type = "range"; slider.min = 0; slider.max = last; slider.value = 0;
   slider.title = "step"; slider.className = "agl-slider"; bar.appendChild(slider);
+  slider.setAttribute("aria-label", "step");
   const next = button("Next \\u25B6", "next step");
+  const end = button("Last", "go to the last step");
   reset.className = "agl-reset"; prev.className = "agl-prev";
-  play.className = "agl-play"; next.className = "agl-next";
+  play.className = "agl-play"; next.className = "agl-next"; end.className = "agl-last";
+  // the aria-live region moves to the page's end: what it says never changes the stepper
+  const live = root.querySelector(".agl-live");
+  live.id = P + "live"; document.body.appendChild(live);
+  const graph = root.querySelector(".agl-graph");
+  graph.tabIndex = 0;  // a graph wider than the column scrolls: the keyboard reaches it too
   root.querySelector(".agl-note").textContent = NOTE_LIVE;
   const img = root.querySelector("img.agl-frame");
   const bytes = Uint8Array.from(atob(img.src.split(",")[1]), c => c.charCodeAt(0));
@@ -117,7 +138,7 @@ _SCRIPT = """(function () {
   const caption = root.querySelector(".agl-caption-slot");
   const table = root.querySelector(".agl-table");
   let lit = [], timer = null;
-  function show(i) {
+  function show(i, announce) {
     i = Math.max(0, Math.min(last, i));
     slider.value = i;
     for (const [el, cls] of lit) el.classList.remove(cls);
@@ -126,6 +147,12 @@ _SCRIPT = """(function () {
       text.textContent = ""; text.classList.remove("agl-active");
     }
     const f = frames[i];
+    slider.setAttribute("aria-valuetext", "step " + (i + 1) + " of " + (last + 1));
+    for (const text of root.querySelectorAll("text.agl-mark")) {
+      const role = f.n[text.dataset.node];
+      const word = role === "current" ? "runs" : role === "error" ? "error" : "";
+      text.textContent = word ? text.dataset.pointer.replace("{}", word) : "";
+    }
     const mark = (id, cls) => {
       const el = document.getElementById(P + id);
       if (el) { el.classList.add(cls); lit.push([el, cls]); }
@@ -141,6 +168,7 @@ _SCRIPT = """(function () {
     }
     caption.innerHTML = f.c;
     table.innerHTML = data.tables[f.t];
+    if (announce) live.textContent = f.a;
     // after a click in this stepper, keep the running node on screen
     const cur = lit.find(([el, cls]) => cls === "agl-current" || cls === "agl-error");
     if (cur && root.contains(document.activeElement)) {
@@ -150,17 +178,26 @@ _SCRIPT = """(function () {
   function stop() {
     if (timer) { clearInterval(timer); timer = null; play.textContent = "\\u25B6 Play"; }
   }
-  slider.addEventListener("input", () => { stop(); show(+slider.value); });
-  prev.onclick = () => { stop(); show(+slider.value - 1); };
-  next.onclick = () => { stop(); show(+slider.value + 1); };
-  reset.onclick = () => { stop(); show(0); };
+  slider.addEventListener("input", () => { stop(); show(+slider.value, true); });
+  prev.onclick = () => { stop(); show(+slider.value - 1, true); };
+  next.onclick = () => { stop(); show(+slider.value + 1, true); };
+  reset.onclick = () => { stop(); show(0, true); };
+  end.onclick = () => { stop(); show(last, true); };
+  // the keyboard: anywhere in the stepper (the range input steps by itself)
+  root.addEventListener("keydown", (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || ev.target === slider) return;
+    const to = {ArrowLeft: +slider.value - 1, ArrowRight: +slider.value + 1,
+                Home: 0, End: last}[ev.key];
+    if (to === undefined) return;
+    ev.preventDefault(); stop(); show(to, true);
+  });
   play.onclick = () => {
     if (timer) { stop(); return; }
     if (+slider.value >= last) show(0);
     play.textContent = "Pause";
     timer = setInterval(() => {
       if (+slider.value >= last) { stop(); return; }
-      show(+slider.value + 1);
+      show(+slider.value + 1, true);
     }, 700);
   };
   show(0);

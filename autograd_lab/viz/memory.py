@@ -26,8 +26,10 @@ from ..memory import max_memory_allocated, memory_allocated, reset_peak_memory_s
 from ..node import AccumulateGrad, Node
 from ..tensor import Tensor
 from ._labels import node_title, op_name
+from .a11y_html import png_figure
 from .dot import build_graph
 from .graph_spec import saved_bytes
+from .text_alt import TextAlt, figure_text
 
 __all__ = ["MemorySample", "MemoryTrace", "memory_timeline", "saved_bytes", "saved_bytes_by_node",
            "trace_memory"]
@@ -81,6 +83,18 @@ class MemoryTrace:
     def peak(self) -> int:
         """The most bytes allocated at any moment of the trace (between samples too)."""
         return max(max(s.peak, s.bytes) for s in self.samples)
+
+    def describe(self) -> str:
+        """The timeline in one sentence: start, peak, end of backward and after."""
+        kib = [v / 1024 for v in self.values]
+        top = max(range(len(kib)), key=kib.__getitem__)
+        back = [k for k, s in enumerate(self.samples) if s.phase == "backward"]
+        text = (f"backward(retain_graph={self.retain_graph}): {len(kib)} samples; "
+                f"{kib[0]:.1f} KiB at the start, peak {kib[top]:.1f} KiB after "
+                f"{self.samples[top].label}")
+        if back:
+            text += f", {kib[back[-1]]:.1f} KiB when backward ends"
+        return text + f", {kib[-1]:.1f} KiB after {self.samples[-1].label}"
 
     def add(self, phase: str, label: str) -> None:
         """Sample ``memory_allocated()`` now, with the highest value since the last sample."""
@@ -174,10 +188,17 @@ def _inline_figure_class() -> type:
     class InlineFigure(Figure):
         """A Figure that shows itself as an image in Jupyter, whatever the backend."""
 
+        describe: Callable[[], TextAlt] | None = None  # set by memory_timeline
+
         def _repr_png_(self) -> bytes:
             buf = io.BytesIO()
             self.savefig(buf, format="png", dpi=100)
             return buf.getvalue()
+
+        def _repr_html_(self) -> str:
+            # the PNG named by its description: JupyterLab gives a PNG output no alt text
+            alt = self.describe() if self.describe is not None else figure_text(self)
+            return png_figure(self._repr_png_(), alt)
 
     return InlineFigure
 
@@ -241,4 +262,10 @@ def memory_timeline(fn: Callable[[], Tensor], *, gradient: Tensor | None = None,
     for ax, trace in zip(axes, traces):
         trace.plot(ax)
     fig.suptitle("memory_allocated() through forward and backward", fontsize=12)
+    fig.describe = lambda: TextAlt(
+        "memory_allocated() through forward and backward, two panels: "
+        + "; ".join(t.describe() for t in traces),
+        ["memory_allocated() through forward and backward (KiB), sample by sample:"]
+        + [f"{t.describe()}. Samples: " + ", ".join(
+            f"{s.label} {s.bytes / 1024:.1f}" for s in t.samples) + "." for t in traces])
     return fig

@@ -18,6 +18,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import frame_html, frame_state, html_export
 from ._graphviz import to_svg
+from .a11y_html import name_svg, titled_svg
 from .backward_log import BackwardLog, Frame, Run
 from .restyle import FrameStyle, SvgCanvas, styled_dot
 
@@ -34,6 +35,7 @@ class Recording(BackwardLog):
         super().__init__(roots, gradient, inputs, params, presenter, max_nodes)
         self._svg: str | None = None
         self._canvas: SvgCanvas | None = None
+        self._graph_name: str | None = None
         self._serial = next(_scopes)
         self._scope = f"agl-r{self._serial}"
 
@@ -46,6 +48,10 @@ class Recording(BackwardLog):
     def caption_text(self, i: int) -> str:
         """What happens at frame ``i``, in words (plain text)."""
         return frame_state.caption_text(self, i)
+
+    def announcement(self, i: int) -> str:
+        """Frame ``i`` in one sentence, as the steppers' ``aria-live`` region says it."""
+        return frame_state.announcement(self, i)
 
     def grads_at(self, i: int) -> dict[int, np.ndarray | None]:
         """``.grad`` of every tracked tensor as of frame ``i`` (id(tensor) -> array or None)."""
@@ -65,7 +71,8 @@ class Recording(BackwardLog):
     def svg(self) -> str:
         """The graph rendered once by Graphviz (needs ``dot``), before any frame styling."""
         if self._svg is None:
-            self._svg = to_svg(self.spec.dot)
+            svg = to_svg(self.spec.dot)
+            self._svg = titled_svg(svg, self.spec.dot.describe(svg))
         return self._svg
 
     @property
@@ -76,8 +83,17 @@ class Recording(BackwardLog):
         return self._canvas
 
     def frame_svg(self, i: int) -> str:
-        """Frame ``i`` as inline SVG (node ids ``n_0 ...``, edge ids ``e_0 ...``)."""
-        return self.canvas.compose(self.style(i))
+        """Frame ``i`` as inline SVG (node ids ``n_0 ...``, edge ids ``e_0 ...``), an image
+        named by the graph and the step."""
+        name = f"{self.graph_name}; step {i + 1}: {self.caption_text(i)}"
+        return name_svg(self.canvas.compose(self.style(i)), name)
+
+    @property
+    def graph_name(self) -> str:
+        """The graph in a sentence (its text alternative)."""
+        if self._graph_name is None:
+            self._graph_name = self.spec.dot.describe(self.svg).summary
+        return self._graph_name
 
     def frame_dot(self, i: int, caption: bool = True) -> Any:
         """Frame ``i`` as its own Graphviz graph (roles as attributes, labels as ``xlabel``)."""

@@ -42,9 +42,10 @@ class FrameStyle:
 
 def _node_css(role: str, w: float) -> str:
     return {
-        "current": f"fill:{CURRENT_FILL};stroke:{CURRENT_LINE};stroke-width:{2 * w}",
+        "current": f"fill:{CURRENT_FILL};stroke:{CURRENT_LINE};stroke-width:{3 * w}",
         "done": f"stroke:{DONE_LINE};stroke-width:{1.5 * w}",
-        "error": f"fill:{ERROR_FILL};stroke:{CURRENT_LINE};stroke-width:{2 * w}",
+        "error": f"fill:{ERROR_FILL};stroke:{CURRENT_LINE};stroke-width:{3 * w};"
+                 "stroke-dasharray:6 2",
         "freed": f"stroke-dasharray:4 3;fill:{FREED_FILL};stroke:{FREED_LINE}",
     }[role]
 
@@ -67,6 +68,12 @@ MAX_HEIGHT = "max(360px, calc(100vh - 190px))"
 
 
 _EDGE_BLOCK = re.compile(r'<g id="([^"]*e_\d+)" class="edge">(.*?)</g>', re.S)
+_NODE_BLOCK = re.compile(r'<g id="([^"]*n_\d+)" class="node">(.*?)</g>', re.S)
+_SHAPE = re.compile(r'<(?:polygon|ellipse|path)\b[^>]*?(?:points|d)="([^"]+)"'
+                    r'|<ellipse\b[^>]*?cx="([^"]+)" cy="([^"]+)" rx="([^"]+)" ry="([^"]+)"')
+# Beside the running node, in words: the highlight is not told by its colour alone
+MARKS = {"current": "runs", "error": "error"}
+_POINTERS = {"start": "◀ {}", "end": "{} ▶", "above": "{} ▼"}  # the arrow points at the node
 _PATH_D = re.compile(r'<path [^>]*?d="([^"]+)"')
 _ID = re.compile(r'\bid="([^"]+)"')
 _NUM = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
@@ -149,6 +156,13 @@ class SvgCanvas:
 
         self.body = _EDGE_BLOCK.sub(arrow, body)
         self.tail = svg[k:]
+        # where a node's mark goes: right of its shape, at its middle
+        boxes = {m.group(1)[len(prefix):]: box for m in _NODE_BLOCK.finditer(self.body)
+                 if (box := _bbox(m.group(2))) is not None}
+        x0 = float(re.search(r'viewBox="([-\d.]+)', self.head).group(1)) if "viewBox" in \
+            self.head else 0.0
+        width = (len(MARKS["current"]) + 2) * (self.font + 1) * 0.62
+        self.marks = {sid: _mark_spot(box, boxes, width, x0) for sid, box in boxes.items()}
 
     def _sel(self, sid: str, tail: str) -> str:
         return f".{self.scope} #{self.prefix}{sid}>{tail}"
@@ -184,14 +198,15 @@ class SvgCanvas:
         """Rules by role class (``agl-current`` on a node group ...) for the HTML export."""
         s, w = f".{self.scope} ", self.width
         rules = [f"{s}.agl-back{{display:none}}"]
+        # nodes and edges share the role name "done": each rule names its kind of group
         for role in ("current", "done", "error", "freed"):
-            rules.append(f"{s}g.agl-{role}>polygon,{s}g.agl-{role}>ellipse"
+            rules.append(f"{s}g.node.agl-{role}>polygon,{s}g.node.agl-{role}>ellipse"
                          f"{{{_node_css(role, w)}}}")
-        rules.append(f"{s}g.agl-freed>text{{fill:{FREED_LINE}}}")
+        rules.append(f"{s}g.node.agl-freed>text{{fill:{FREED_LINE}}}")
         for role in ("done", "active"):
-            rules.append(f"{s}g.agl-{role}>path{{{_edge_css(role, w)}}}")
-            rules.append(f"{s}g.agl-{role}>polygon.agl-back{{{_arrow_css(role)}}}")
-            rules.append(f"{s}g.agl-{role}>polygon:not(.agl-back){{display:none}}")
+            rules.append(f"{s}g.edge.agl-{role}>path{{{_edge_css(role, w)}}}")
+            rules.append(f"{s}g.edge.agl-{role}>polygon.agl-back{{{_arrow_css(role)}}}")
+            rules.append(f"{s}g.edge.agl-{role}>polygon:not(.agl-back){{display:none}}")
         rules.append(f"{s}text.agl-label{{font-family:monospace;font-size:{self.font}px;"
                      f"fill:{LABEL_DONE};stroke:white;stroke-width:3;paint-order:stroke}}")
         rules.append(f"{s}text.agl-label.agl-active{{fill:{ACTIVE_EDGE};font-weight:bold}}")
@@ -204,9 +219,29 @@ class SvgCanvas:
                        for eid, (x, y) in sorted(self.points.items(),
                                                  key=lambda kv: _natural(kv[0])))
 
+    def _mark(self, sid: str, word: str, cls: str = "") -> str:
+        x, y, side = self.marks[sid]
+        pointer = _POINTERS[side]
+        text = pointer.format(word) if word else ""
+        attrs = (f' class="agl-mark" data-node="{sid}" data-pointer="{pointer}"'
+                 if cls else "")
+        if side != "start":
+            attrs += ' text-anchor="end"'
+        return (f'<text{attrs} x="{x:.2f}" y="{y + self.font / 3:.2f}" '
+                f'font-family="sans-serif" font-weight="bold" font-size="{self.font + 1}" '
+                f'fill="{CURRENT_LINE}" stroke="white" stroke-width="3" paint-order="stroke">'
+                f"{escape(text, None)}</text>")
+
+    def mark_slots(self, style: FrameStyle) -> str:
+        """One mark ``<text>`` per node (the running node's filled in), for the export."""
+        return "".join(self._mark(sid, MARKS.get(style.nodes.get(sid, ""), ""), "slot")
+                       for sid in sorted(self.marks, key=_natural))
+
     def overlay(self, style: FrameStyle) -> str:
-        """``<text>`` elements for the edge labels (active ones bold red, others grey)."""
-        out = []
+        """``<text>`` elements for the edge labels (active ones bold red, others grey), and
+        the running node's mark."""
+        out = [self._mark(sid, MARKS[role]) for sid, role in sorted(style.nodes.items())
+               if role in MARKS and sid in self.marks]
         for eid in sorted(style.labels, key=_natural):
             if eid not in self.points:
                 continue
@@ -231,7 +266,46 @@ class SvgCanvas:
         which the export's script removes) and label slots holding that frame's labels."""
         return (f'{self.head}<style>{self.static_css()}</style>'
                 f'<style class="agl-first">{self.css(style)}</style>{self.body}'
-                f'<g class="agl-labels">{self.label_slots(style.labels)}</g>{self.tail}')
+                f'<g class="agl-labels">{self.label_slots(style.labels)}'
+                f"{self.mark_slots(style)}</g>{self.tail}")
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom (SVG units)
+
+
+def _bbox(inner: str) -> Box | None:
+    """The bounding box of a node's shape (polygon, ellipse or path)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for m in _SHAPE.finditer(inner):
+        if m.group(1) is not None:
+            pts = _points(m.group(1))
+            xs += [x for x, _ in pts]
+            ys += [y for _, y in pts]
+        else:
+            cx, cy, rx, ry = (float(v) for v in m.group(2, 3, 4, 5))
+            xs += [cx - rx, cx + rx]
+            ys += [cy - ry, cy + ry]
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+
+def _mark_spot(box: Box, boxes: dict[str, Box], width: float,
+               x0: float) -> tuple[float, float, str]:
+    """Where a node's mark goes: right of it, else left of it, else above its right corner --
+    the first place where it covers no other node (else the right)."""
+    left, top, right, bottom = box
+    mid = (top + bottom) / 2
+    half = 7.0
+    spots = [(right + 3, mid, "start", (right + 3, mid - half, right + 3 + width, mid + half)),
+             (left - 3, mid, "end", (left - 3 - width, mid - half, left - 3, mid + half)),
+             (right, top - half - 2, "above", (right - width, top - 2 * half - 2, right, top - 2))]
+    for x, y, anchor, (a, b, c, d) in spots:
+        if a < x0:
+            continue
+        if not any(a < r and c > l_ and b < btm and d > t for l_, t, r, btm in boxes.values()
+                   if (l_, t, r, btm) != box):
+            return x, y, anchor
+    return spots[0][:3]
 
 
 def _widen(head: str, extra: float) -> str:

@@ -15,12 +15,14 @@ notebook that builds the widget stores no printed output.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import ipywidgets as widgets
 
 from ..tensor import Tensor
 from .recording import Frame, Recording, Run, record_backward
+from .stepper_keys import STEPPER_STYLE, hook_html
 
 __all__ = ["BackwardStepper", "Frame", "Recording", "Run", "record_backward"]
 
@@ -35,19 +37,9 @@ _OFFLINE_NOTE = """<style>
 .autograd-lab-stepper.jupyter-widgets-disconnected .agl-controls { display: none !important; }
 .autograd-lab-stepper.jupyter-widgets-disconnected::before,
 .autograd-lab-stepper .jupyter-widgets-disconnected::before { display: none !important; }
+STEPPER_STYLE
 </style><div class="agl-offline-note">A saved frame of the recorded backward pass: run this
-cell to step through it.</div>"""
-
-# Keeps the running node on screen while the user steps (Next, Play, the slider): ipywidgets
-# sets HTML values with innerHTML, where a <script> never runs but an image's load handler
-# does (a blank 1x1 GIF, so it loads like any figure). Only after a click inside this stepper
-# (focus is in it), so opening a notebook or running a cell never scrolls the page.
-_BLANK_GIF = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"
-_FOLLOW = (f'<img alt="" src="{_BLANK_GIF}" style="display:none" onload="'
-           "var r=this.closest('.autograd-lab-stepper'),n=r&amp;&amp;r.querySelector('{sel}');"
-           "if(n&amp;&amp;r.contains(document.activeElement))"
-           "n.scrollIntoView({{block:'nearest',inline:'nearest'}})\">")
-
+cell to step through it.</div>""".replace("STEPPER_STYLE", STEPPER_STYLE)
 
 class BackwardStepper(widgets.VBox):
     """Step through ``root.backward(gradient, retain_graph, inputs=inputs)``, run for real.
@@ -94,23 +86,35 @@ class BackwardStepper(widgets.VBox):
         self.reset_button = self._button("Reset", "go to the first step", font)
         self.prev_button = self._button("◀ Prev", "previous step", font)
         self.next_button = self._button("Next ▶", "next step", font)
+        self.last_button = self._button("Last", "go to the last step", font)
+        for b, name in ((self.reset_button, "agl-reset"), (self.prev_button, "agl-prev"),
+                        (self.next_button, "agl-next"), (self.last_button, "agl-last")):
+            b.add_class(name)  # the keys press these (stepper_keys)
         self.again_button = self._button("backward again", "run backward once more on the "
                                          "same graph and append its frames", font)
         self.reset_button.on_click(lambda _: self.reset())
         self.prev_button.on_click(lambda _: self.prev())
         self.next_button.on_click(lambda _: self.next())
+        self.last_button.on_click(lambda _: self.go(len(self.recording) - 1))
         self.again_button.on_click(lambda _: self.backward_again())
         self.slider.observe(self._on_slider, names="value")
         controls = widgets.HBox([self.reset_button, self.prev_button, self.play_button, self.play,
-                                 self.slider, self.next_button, self.again_button],
+                                 self.slider, self.next_button, self.last_button,
+                                 self.again_button],
                                 layout=widgets.Layout(flex_flow="row wrap", align_items="center",
                                                       max_width="100%"))
         controls.add_class("agl-controls")
         body = widgets.HBox([self.graph, self.table],
                             layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
                                                   max_width="100%", grid_gap="8px 16px"))
-        super().__init__(children=[self.note, controls, self.caption, body],
+        # one sentence per step for screen readers (an aria-live region, set up in the browser)
+        self.live = widgets.HTML()
+        self.live.add_class("agl-live")
+        self.live.add_class("agl-sr")
+        self.graph.add_class("agl-graph")
+        super().__init__(children=[self.note, controls, self.caption, self.live, body],
                          layout=widgets.Layout(max_width="100%"))
+        self._drawn = False
         self.add_class("autograd-lab-stepper")
         if presenter:
             self.add_class("autograd-lab-presenter")
@@ -185,7 +189,9 @@ class BackwardStepper(widgets.VBox):
     def _draw(self, i: int) -> None:
         rec = self.recording
         lit = [sid for sid, role in rec.style(i).nodes.items() if role in ("current", "error")]
-        follow = _FOLLOW.format(sel=",".join(f"#{sid}" for sid in lit)) if lit else ""
-        self.graph.value = rec.frame_svg(i) + follow
+        self.graph.value = rec.frame_svg(i) + hook_html(lit)
         self.caption.value = rec.caption_html(i)
         self.table.value = rec.table_html(i)
+        # the first frame is shown, not announced: a new stepper says nothing on its own
+        self.live.value = html.escape(rec.announcement(i)) if self._drawn else ""
+        self._drawn = True

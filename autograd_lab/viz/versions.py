@@ -18,7 +18,9 @@ from ..node import Node
 from ..tensor import Tensor
 from ._graphviz import AutogradDigraph, to_svg
 from ._labels import escape, node_title
+from .a11y_html import svg_figure, titled_svg
 from .dot import GraphSpec, build_graph
+from .text_alt import TextAlt
 
 __all__ = ["StaleSaved", "VersionView", "version_view"]
 
@@ -68,8 +70,23 @@ class VersionView:
         lines += [f"  {s.describe()}" for s in self.stale]
         return "\n".join(lines)
 
+    def describe(self) -> TextAlt:
+        """The graph in words, then each stale saved tensor and the error backward raises."""
+        alt = self.dot.describe()
+        if not self.stale:
+            return TextAlt(alt.summary + "; every saved tensor is at the version it was saved at",
+                           alt.details, alt.complete)
+        extra = [s.describe() + " (stale)" for s in self.stale]
+        extra.append(f"backward() will raise {self.stale[0].error_type}: {self.error}")
+        summary = (f"{alt.summary}; {len(self.stale)} stale saved tensor"
+                   f"{'s' * (len(self.stale) != 1)}, so backward() will raise")
+        return TextAlt(summary, alt.details + extra)
+
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
+        svg, alt = self.svg(), self.describe()
+        return {"image/svg+xml": titled_svg(svg, alt),
+                "text/html": svg_figure(svg, alt, style="max-width:100%;height:auto"),
+                "text/plain": repr(self)}
 
 
 def _stale(nodes: list[Node]) -> list[StaleSaved]:

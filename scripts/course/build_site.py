@@ -37,6 +37,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
+import site_a11y  # noqa: E402
 import site_assets  # noqa: E402
 from course_links import LINKS, STUDENT_DIR, CourseLinks  # noqa: E402
 from make_student_notebooks import BEGIN, strip_solution, student_notebook  # noqa: E402
@@ -267,7 +268,8 @@ def stage(src: Path, dest: Path, links: CourseLinks = LINKS) -> list[Path]:
         for cell in nb["cells"]:
             if cell["cell_type"] == "markdown":
                 linked |= local_links(cell_source(cell), path.parent, src)
-        page = with_launch_links(site_notebook(nb, dest), path.stem, links, guide)
+        page = with_launch_links(site_a11y.stage_notebook(site_notebook(nb, dest)), path.stem,
+                                 links, guide)
         (dest / "notebooks" / path.name).write_text(
             json.dumps(page, ensure_ascii=False, indent=1), encoding="utf-8")
         # The student copy as make_student_notebooks.py writes it (what notebooks/student/ tracks).
@@ -317,6 +319,7 @@ def build(src: Path = ROOT, out: Path = ROOT / "build" / "site", quiet: bool = F
         args.append("-q")
     code = build_main([*args, str(work), str(out)])
     if code == 0:
+        site_a11y.postprocess(out)
         print(f"site: {len(notebooks)} notebooks -> {out / 'index.html'} "
               f"in {time.perf_counter() - t0:.1f} s")
     return code

@@ -1,7 +1,9 @@
 """The browser-side code of the course website, from the npm registry, kept in a local cache.
 
 The site must work with no network at view time, so MathJax (math), RequireJS and the
-Jupyter widgets HTML manager (saved widgets) are served from the site itself. Each package is
+Jupyter widgets HTML manager (saved widgets) are served from the site itself. axe-core, the
+accessibility checker the browser tests inject into every page, is cached the same way but
+never copied into the site. Each package is
 fetched once with ``npm pack`` at a pinned version, checked against its pinned integrity hash,
 and kept as a tarball in ``build/vendor/`` (git-ignored); building the site only unpacks the
 tarballs, so builds and tests need no network.
@@ -37,6 +39,7 @@ class Pack:
     dest: str  # folder under the site's _static/
     strip: str = ""  # leading folder of the kept paths not repeated under ``dest``
     drop: tuple[str, ...] = ()  # files under ``keep`` the site does not need
+    site: bool = True  # False: used by the tests only, not copied into the site
 
     @property
     def tarball(self) -> str:
@@ -59,6 +62,9 @@ PACKS = (
          # embed-amd.js (the manager with the standard controls) and its icon fonts.
          ("dist",), "widgets/html-manager", strip="dist/",
          drop=("dist/embed.js", "dist/embed.js.map", "dist/libembed-amd.js")),
+    Pack("axe-core", "4.14.1",
+         "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ==",
+         ("axe.min.js",), "", site=False),
 )
 
 
@@ -104,6 +110,8 @@ def unpack(static: Path, cache: Path = CACHE) -> None:
             f"not in {cache}: " + ", ".join(p.tarball for p in absent)
             + "; run `python scripts/course/site_assets.py` (or `bash scripts/site.sh`) once")
     for p in PACKS:
+        if not p.site:
+            continue
         dest = static / p.dest
         with tarfile.open(cache / p.tarball) as tar:
             for member in tar.getmembers():
@@ -116,6 +124,21 @@ def unpack(static: Path, cache: Path = CACHE) -> None:
                 src = tar.extractfile(member)
                 assert src is not None
                 target.write_bytes(src.read())
+
+
+def read(name: str, path: str, cache: Path = CACHE) -> bytes:
+    """The file ``package/<path>`` of the cached pack ``name``, checked against its hash."""
+    pack = next((p for p in PACKS if p.name == name), None)
+    if pack is None:
+        raise KeyError(f"no pack named {name!r}; packs: {', '.join(p.name for p in PACKS)}")
+    if pack in missing(cache):
+        raise FileNotFoundError(f"{pack.tarball} is not in {cache} (or does not match its "
+                                "pinned hash); run `python scripts/course/site_assets.py` once")
+    with tarfile.open(cache / pack.tarball) as tar:
+        src = tar.extractfile(f"package/{path}")
+        if src is None:
+            raise FileNotFoundError(f"package/{path} in {pack.tarball}")
+        return src.read()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_support import Server, chromium, copy_course, jupyter_env, lab_server, shutdown_kernels
+from e2e_support import (
+    REPO,
+    Server,
+    chromium,
+    copy_course,
+    jupyter_env,
+    lab_server,
+    shutdown_kernels,
+)
 
 # ---- fixtures ----------------------------------------------------------------------------------
 
@@ -42,3 +53,17 @@ def page(browser, lab) -> Iterator[object]:
     finally:
         p.close()
         shutdown_kernels(lab)
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The course website built from the repository's notebooks into a temporary folder
+    (shared by the site's browser tests and its accessibility checks)."""
+    out = tmp_path_factory.mktemp("site") / "site"
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, str(REPO / "scripts/course/build_site.py"),
+                           "--out", str(out), "-q"], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    print(f"site built in {time.perf_counter() - t0:.1f} s")
+    assert (out / "index.html").is_file()
+    return out

@@ -18,10 +18,7 @@ import http.server
 import json
 import os
 import re
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -88,16 +85,9 @@ class Recorder(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    """The site built from the repository's notebooks into a temporary folder."""
-    out = tmp_path_factory.mktemp("site") / "site"
-    t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, str(REPO / "scripts/course/build_site.py"),
-                           "--out", str(out), "-q"], cwd=REPO, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    print(f"site built in {time.perf_counter() - t0:.1f} s")
-    assert (out / "index.html").is_file()
-    return out
+def site(built_site) -> Path:
+    """The site built from the repository's notebooks (once per session, see conftest)."""
+    return built_site
 
 
 @pytest.fixture(scope="module")
