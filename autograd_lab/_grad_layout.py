@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ._grad_memory import storage_for
+from ._grad_memory import sole_buffer, storage_for
 from ._zero_tensor import ZeroGrad
 from .tensor import Tensor, _make, torch_strides
 
@@ -82,9 +82,8 @@ def _stolen(g: Any, var: Tensor) -> bool:
 def _fresh_buffer(g: np.ndarray) -> bool:
     """Whether view ``g`` covers, densely, a buffer nothing else refers to (a formula's
     ``(b.T @ a).T``): then it is a tensor of its own in torch, and can be kept."""
-    base = g.base  # references: g.base, this name, getrefcount's argument
-    return (type(base) is np.ndarray and base.base is None and getrefcount(base) <= 3
-            and g.nbytes == base.nbytes and dense(g))
+    base = sole_buffer(g)
+    return base is not None and g.nbytes == base.nbytes and dense(g)
 
 
 def first_grad(var: Tensor, g: Any, create_graph: bool, version: int) -> tuple[Tensor, Any]:

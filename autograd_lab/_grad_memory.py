@@ -41,11 +41,10 @@ def track(g: Any) -> None:
     view) when nothing but ``g`` refers to that buffer."""
     if type(g) is not np.ndarray:
         return
-    base = g.base
-    if base is not None:  # numpy points a view's base at the array that owns the memory
-        if type(base) is not np.ndarray or base.base is not None or getrefcount(base) > 3:
-            return  # someone else's memory (a saved tensor, the incoming gradient): not new
-        g = base  # references: g.base, this name, getrefcount's argument
+    if g.base is not None:
+        g = sole_buffer(g)
+        if g is None:  # someone else's memory (a saved tensor, the incoming gradient): not new
+            return
     n = g.nbytes
     key = id(g)
     if not n or key in _live:
@@ -55,6 +54,15 @@ def track(g: Any) -> None:
     if m.allocated > m.peak:
         m.peak = m.allocated
     _live[key] = weakref.ref(g, lambda ref, n=n, key=key: _released(ref, n, key))
+
+
+def sole_buffer(g: np.ndarray) -> np.ndarray | None:
+    """The buffer view ``g`` is of, when nothing but ``g`` refers to it (a formula's
+    ``(b.T @ a).T``, a dtype view of a fresh mask); else None."""
+    base = g.base  # numpy points a view's base at the array that owns the memory
+    if type(base) is np.ndarray and base.base is None and getrefcount(base) <= 3:
+        return base  # references: g.base, this name, getrefcount's argument
+    return None
 
 
 def is_tracked(g: Any) -> bool:

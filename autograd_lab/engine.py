@@ -215,7 +215,7 @@ class _Run:
                 buf[nr] = g
             else:
                 self.versions.add(buf, nr, g)  # torch's version of the sum, kept
-            track(buf[nr])  # a gradient in flight is allocated memory, as in torch
+                track(buf[nr])  # a new sum is memory in flight (``g`` was counted when made)
         left = self.deps[node] - 1
         self.deps[node] = left
         if left == 0:
@@ -331,10 +331,10 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
             raise _wrong_count(node, out)
         if node.grad_versions is not None:  # formulas ending in place: torch's versions
             out = run.versions.after_formula(out, node.grad_versions)
-        for g in out:  # allocated now, before the saved tensors go (torch's memory profile)
-            track(g)
     if node._post_hooks:
         out = _node_post_hooks(node, out, grads)
+    for g in out:  # gradients in flight count as allocated memory, as in torch's allocator:
+        track(g)  # from now on, before the saved tensors go (torch's memory profile)
     if ANOMALY.enabled and ANOMALY.check_nan:
         check_nan(node, out)
     if not run.retain_graph:  # free the saved tensors
