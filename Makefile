@@ -34,7 +34,7 @@ bench: setup
 # Redraw figures/, then embed them into the notebooks that show them.
 figures: setup
 	$(VENV_PY) scripts/course/make_figures.py
-	$(VENV_PY) scripts/course/embed_figures.py notebooks/[0-9][0-9]_*.ipynb
+	$(VENV_PY) scripts/course/embed_figures.py notebooks/[0-9][0-9]*_*.ipynb
 
 # The student copies (answers removed) in notebooks/student/: tracked; edited copies are kept.
 student: setup
@@ -45,7 +45,7 @@ student: setup
 # re-run changes nothing but object addresses. Then refresh the student copies.
 # After `make figures`, since the notebooks embed the figures.
 notebooks: setup
-	.venv/bin/python scripts/course/colab_cell.py --write notebooks/[0-9][0-9]_*.ipynb
-	.venv/bin/python scripts/course/embed_figures.py notebooks/[0-9][0-9]_*.ipynb
-	.venv/bin/python scripts/course/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb
+	.venv/bin/python scripts/course/colab_cell.py --write notebooks/[0-9][0-9]*_*.ipynb
+	.venv/bin/python scripts/course/embed_figures.py notebooks/[0-9][0-9]*_*.ipynb
+	.venv/bin/python scripts/course/run_notebooks.py notebooks/[0-9][0-9]*_*.ipynb
 	.venv/bin/python scripts/course/make_student_notebooks.py

@@ -22,7 +22,7 @@ NAMED = {"white": "#ffffff", "black": "#000000", "lightgrey": "#d3d3d3",
 
 def markdown_sources() -> list[tuple[str, str]]:
     out = [("README.md", (ROOT / "README.md").read_text(encoding="utf-8"))]
-    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")):
         nb = json.loads(path.read_text(encoding="utf-8"))
         for k, cell in enumerate(nb["cells"]):
             if cell["cell_type"] == "markdown":

@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT / "scripts" / "course"))
 
 from make_student_notebooks import BEGIN, END, sources_hash, student_notebook, sync  # noqa: E402
 
-REFERENCES = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+REFERENCES = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
 STUDENT = ROOT / "notebooks" / "student"
 
 

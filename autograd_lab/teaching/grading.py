@@ -23,14 +23,19 @@ use); ``Variant(seed, fixed=False)`` draws fresh inputs from ``seed``.
 from __future__ import annotations
 
 import importlib
+import pkgutil
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from .checks._payloads import FIXED, STATUSES, Variant
 
 __all__ = ["EXERCISES", "Exercise", "FIXED", "MODULES", "STATUSES", "Variant", "exercise"]
 
-MODULES = [f"nb{i:02d}" for i in range(17)]  # one check module per notebook
+# One check module per notebook, named for its number: nb00 ... nb04, nb04b, nb05 ...
+MODULES = sorted(m.name for m in pkgutil.iter_modules([str(Path(__file__).with_name("checks"))])
+                 if re.fullmatch(r"nb\d\d[a-z]?", m.name))
 
 
 @dataclass(frozen=True)

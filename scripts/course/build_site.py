@@ -43,7 +43,7 @@ from course_links import LINKS, STUDENT_DIR, CourseLinks  # noqa: E402
 from make_student_notebooks import BEGIN, strip_solution, student_notebook  # noqa: E402
 
 CONF = HERE / "site"
-NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
+NOTEBOOK_GLOB = "[0-9][0-9]*_*.ipynb"
 GUIDE = "notebooks/README.md"  # the instructor guide
 EXTRA = "_extra"  # copied as it is into the site's root (conf.py's html_extra_path)
 LINK = re.compile(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_links import LINKS, CourseLinks  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
+NOTEBOOK_GLOB = "[0-9][0-9]*_*.ipynb"
 KEY = "autograd_lab"
 FIELDS = ("title", "minutes", "summary")
 MINUTES = re.compile(r"^\d+(–\d+)?$")  # 20, or a range with an en dash: 60–90

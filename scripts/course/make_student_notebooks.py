@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="only report copies that differ from what the reference notebooks give")
     args = ap.parse_args(argv)
     src, out = Path(args.src), Path(args.out)
-    references = sorted(src.glob("[0-9][0-9]_*.ipynb"))
+    references = sorted(src.glob("[0-9][0-9]*_*.ipynb"))
     if not references:
         print(f"make_student_notebooks: no notebooks NN_*.ipynb in {src}", file=sys.stderr)
         return 2

@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--check", action="store_true", help="report notebooks not in canonical form")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per cell")
     args = ap.parse_args(argv)
-    paths = args.notebooks or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    paths = args.notebooks or sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
     stale = []
     for path in paths:
         if not path.exists():

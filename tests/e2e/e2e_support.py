@@ -43,7 +43,7 @@ PROMPTS = ".jp-Notebook .jp-CodeCell .jp-InputPrompt:not(.jp-Placeholder-prompt)
 
 def course_notebooks() -> list[Path]:
     """The course notebooks present now (``notebooks/NN_slug.ipynb``), in order."""
-    return sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
+    return sorted(NOTEBOOK_DIR.glob("[0-9][0-9]*_*.ipynb"))
 
 
 def read_notebook(path: Path) -> dict:
