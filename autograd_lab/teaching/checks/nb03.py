@@ -77,19 +77,30 @@ def ex1_by_hand(by_hand: Any) -> Feedback:
                 "outer exp(s) with s = -x**2: dy/dx = exp(s) * ds/dx, and ds/dx = -2x")
 
 
+def _by_autograd() -> np.ndarray:
+    """[df/da, df/db, df/dc, df/dd] of f = abc + log(cd) at (2, 3, 4, 5), from a backward pass."""
+    a, b, c, d = (tensor(v, requires_grad=True) for v in (2.0, 3.0, 4.0, 5.0))
+    f = a * b * c + (c * d).log()
+    f.backward()
+    return np.array([float(t.grad.item()) for t in (a, b, c, d)])
+
+
 def ex2_partials(partials: Any) -> Feedback:
-    """``partials`` = [df/da, df/db, df/dc, df/dd] of f = abc + log(cd) at (2, 3, 4, 5)."""
+    """``partials`` = [df/da, df/db, df/dc, df/dd] of f = abc + log(cd) at (2, 3, 4, 5),
+    compared with the gradients autograd computes for the same f."""
     name = "[df/da, df/db, df/dc, df/dd]"
     hint = "log(c d) = log c + log d; c appears in both terms, so add its two contributions"
     if missing(name, partials):
         return Feedback(False)
     g = as_array(partials)
-    expected = np.array([12.0, 8.0, 6.25, 0.2])
+    expected = _by_autograd()
     if g is None or g.shape != (4,):
         return wrong(name, "expected a list of four numbers.", hint)
     if np.allclose(g, expected, rtol=1e-4):
         return right(name)
-    if not math.isclose(g[2], expected[2], rel_tol=1e-4) and math.isclose(g[2], 6.0, rel_tol=1e-4):
+    without_log = 2.0 * 3.0  # df/dc of abc alone
+    if not math.isclose(g[2], expected[2], rel_tol=1e-4) and math.isclose(g[2], without_log,
+                                                                          rel_tol=1e-4):
         return wrong(name, "df/dc misses the contribution of log(c d).", hint)
     if not math.isclose(g[3], expected[3], rel_tol=1e-4) and math.isclose(g[3], math.log(20),
                                                                           rel_tol=1e-4):
@@ -97,7 +108,8 @@ def ex2_partials(partials: Any) -> Feedback:
     labels = ["df/da", "df/db", "df/dc", "df/dd"]
     first = next(lab for lab, a, e in zip(labels, g, expected)
                  if not math.isclose(a, e, rel_tol=1e-4))
-    return wrong(name, f"{first} is not the partial derivative: hold the other three fixed.", hint)
+    return wrong(name, f"{first} is not the partial derivative autograd computes: hold the "
+                 "other three fixed.", hint)
 
 
 def ex3_retained(u_grad: Any, u: Any, v: Any) -> Feedback:
@@ -158,12 +170,111 @@ def _walk() -> tuple:
     return (written,)
 
 
+
+# ---- exercise 5: the gradient at the kink ----------------------------------------------------
+
+_KINK_OPS = ("relu", "abs", "sqrt", "max", "max_dim")
+
+
+def _kink_cases(variant: Variant) -> list[tuple[str, list[float]]]:
+    """(op, x) pairs with zeros and ties where the ops have their corners."""
+    if variant.fixed:
+        return [("relu", [-1.0, 0.0, 2.0]), ("abs", [-2.0, 0.0, 1.5]), ("sqrt", [0.0, 1.0, 4.0]),
+                ("max", [1.0, 3.0, 3.0, 2.0]), ("max_dim", [1.0, 3.0, 3.0, 2.0])]
+    rng = variant.rng("nb03.kink")
+    cases = []
+    for op in _KINK_OPS:
+        n = int(rng.integers(5, 8))
+        if op == "sqrt":
+            x = rng.integers(0, 5, size=n).astype(float) * float(rng.choice([0.25, 1.0]))
+        else:
+            x = rng.integers(-3, 4, size=n).astype(float)
+        x[rng.choice(n, size=2, replace=False)] = 0.0  # the corner of relu, abs and sqrt
+        if op in ("max", "max_dim"):
+            top = float(rng.integers(4, 7))
+            k = int(rng.integers(2, 4))
+            x[rng.choice(n, size=k, replace=False)] = top  # a k-way tie for the max
+        cases.append((op, [float(v) for v in x]))
+    return cases
+
+
+def _kink_autograd(op: str, values: list[float]) -> np.ndarray:
+    """The gradient of op(x).sum() at values, as the engine's backward pass computes it."""
+    x = tensor(values, requires_grad=True)
+    y = {"relu": lambda: x.relu(), "abs": lambda: x.abs(), "sqrt": lambda: x.sqrt(),
+         "max": lambda: x.max(), "max_dim": lambda: x.max(dim=0).values}[op]()
+    y.sum().backward()
+    return np.asarray(x.grad._data, dtype=np.float64)
+
+
+def _collect_kink(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "kink_grad", callable_=True)
+    outputs = []
+    with watching() as ev:
+        for op, values in _kink_cases(variant):
+            outputs.append(call(fn, op, tensor(values)))
+    return {"outputs": outputs, "evidence": ev.facts()}
+
+
+def _kink_mistakes(op: str, v: np.ndarray) -> list[tuple[np.ndarray, str]]:
+    """The answers that ignore what autograd does at the corner, with what they miss."""
+    top = v == v.max()
+    first = np.zeros_like(v)
+    first[int(np.argmax(v))] = 1.0
+    last = np.zeros_like(v)
+    last[len(v) - 1 - int(np.argmax(v[::-1]))] = 1.0
+    with np.errstate(divide="ignore"):
+        slope = np.where(v == 0, 0.0, 0.5 / np.sqrt(np.where(v == 0, 1.0, v)))
+    return {
+        "relu": [((v >= 0).astype(float), "relu sends 0 at x = 0, not 1 (clamp(min=0) is the "
+                  "op that sends 1 there).")],
+        "abs": [(np.where(v >= 0, 1.0, -1.0), "abs sends sign(0) = 0 at x = 0, not 1."),
+                (np.where(v > 0, 1.0, -1.0), "abs sends sign(0) = 0 at x = 0, not -1.")],
+        "sqrt": [(slope, "sqrt's slope 1/(2 sqrt(x)) is infinite at 0, and autograd returns "
+                  "inf there, not 0.")],
+        "max": [(first, "that ignores the tie: x.max() splits the gradient evenly among all "
+                 "the tied maxima, it does not pick one."),
+                (top.astype(float), "each of the k tied maxima gets 1/k, not 1: the shares add "
+                 "up to the one gradient that came in.")],
+        "max_dim": [(top / top.sum(), "max(dim=0) returns an index, the first maximum, and the "
+                     "gradient goes to that element alone; splitting it is what x.max() does."),
+                    (last, "max(dim=0) returns the index of the first maximum, not the last.")],
+    }[op]
+
+
+def _judge_kink(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    if payload["evidence"]["backwards"]:
+        return failed("it runs a backward pass (backward() or autograd.grad): work the gradient "
+                      "out from x, with the rule each op uses at its corner.")
+    for (op, values), got in zip(_kink_cases(variant), payload["outputs"]):
+        if "raised" in got:
+            return failed(f"kink_grad({op!r}, x) raised {got['raised']} for x = {values}")
+        v = np.asarray(values, dtype=np.float64)
+        status, message = run_quietly(check_value, f"kink_grad({op!r}, x)",
+                                      decode(got["value"]), _kink_autograd(op, values),
+                                      _kink_mistakes(op, v))
+        if status != "passed":
+            return status, f"{message.rstrip('.')} (x = {values})."
+    return passed()
+
+
+def ex5_kink(kink_grad: Any) -> Feedback:
+    """``kink_grad(op, x)`` is the gradient autograd gives for op(x).sum(), worked out without a
+    backward pass, on inputs with zeros and tied maxima."""
+    return show("kink_grad(op, x)", _judge_kink(guarded(_collect_kink)({"kink_grad": kink_grad}),
+                                                FIXED),
+                "at the corner each op has its own rule: relu 0, abs sign(0) = 0, sqrt inf; "
+                "x.max() shares among ties, max(dim) gives all to the first")
+
 EXERCISES = {
     "ex1": spec(_collect_by_hand, _judge_by_hand, "by_hand(x)"),
     "ex2": value_spec(["partials"], ex2_partials, graded=False, formative_reason=(
-        "four numbers of the notebook's own example, which the cell's backward() also prints: "
+        "four numbers of the notebook's own example, which one backward() also gives: "
         "feedback, not a grade")),
     "ex3": spec(_collect_retained, _judge_retained, "de/du"),
     "ex4": value_spec(["order"], ex4_walk, extra=_walk, graded=False,
                       formative_reason=PREDICTION),
+    "ex5": spec(_collect_kink, _judge_kink, "kink_grad(op, x)"),
 }
