@@ -98,3 +98,15 @@ def test_nb03_partials_are_judged_by_autograd(capsys):
     wrong(capsys, nb03.ex2_partials([12, 8, 6, 0.2]), "log(c d)")
     wrong(capsys, nb03.ex2_partials([12, 8, 6.25, 2.9957]), "not log(c d)")
     wrong(capsys, nb03.ex2_partials([12, 9, 6.25, 0.2]), "df/db", "autograd")
+
+
+def test_nb03_kink_payload_is_strict_json():
+    """The kernel's messages refuse inf and nan as numbers; sqrt's inf must reach the grader."""
+    import json
+
+    from autograd_lab.teaching.grading import EXERCISES, Variant
+
+    ex = EXERCISES[nb03.NOTEBOOK]["ex5"]
+    for v in (Variant(0, True), Variant(5, False)):
+        payload = json.loads(json.dumps(ex.collect({"kink_grad": _kink}, v), allow_nan=False))
+        assert ex.judge(payload, v) == ("passed", "")

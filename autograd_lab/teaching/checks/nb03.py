@@ -13,6 +13,7 @@ from ._common import PREDICTION, Feedback, as_array, check_value, missing, right
 from ._evidence import watching
 from ._payloads import (
     FIXED,
+    Unanswered,
     Variant,
     answer,
     call,
@@ -22,6 +23,7 @@ from ._payloads import (
     failed,
     guarded,
     passed,
+    raised,
     run_quietly,
     show,
     spec,
@@ -207,12 +209,30 @@ def _kink_autograd(op: str, values: list[float]) -> np.ndarray:
     return np.asarray(x.grad._data, dtype=np.float64)
 
 
+def _as_text(result: Any) -> dict:
+    """An answer as JSON that survives the kernel's messages, which turn inf and nan into
+    strings: each number as its repr, read back exactly by ``float``."""
+    arr = as_array(result)
+    if arr is None:
+        return {"not_numeric": type(result).__name__}
+    return {"shape": list(arr.shape), "values": [repr(float(v)) for v in arr.ravel()]}
+
+
 def _collect_kink(ns: dict, variant: Variant) -> dict:
     fn = answer(ns, "kink_grad", callable_=True)
     outputs = []
     with watching() as ev:
         for op, values in _kink_cases(variant):
-            outputs.append(call(fn, op, tensor(values)))
+            try:
+                result = fn(op, tensor(values))
+            except NotImplementedError as e:
+                raise Unanswered(str(e)) from None
+            except (Exception, SystemExit) as e:  # noqa: BLE001 - the student's error is recorded
+                outputs.append({"raised": raised(e)})
+                continue
+            if result is Ellipsis:
+                raise Unanswered("kink_grad")
+            outputs.append(_as_text(result))
     return {"outputs": outputs, "evidence": ev.facts()}
 
 
@@ -251,10 +271,12 @@ def _judge_kink(payload: dict, variant: Variant) -> tuple[str, str]:
     for (op, values), got in zip(_kink_cases(variant), payload["outputs"]):
         if "raised" in got:
             return failed(f"kink_grad({op!r}, x) raised {got['raised']} for x = {values}")
+        if "not_numeric" in got:
+            return failed(f"kink_grad({op!r}, x) returned a {got['not_numeric']}, not a tensor.")
         v = np.asarray(values, dtype=np.float64)
-        status, message = run_quietly(check_value, f"kink_grad({op!r}, x)",
-                                      decode(got["value"]), _kink_autograd(op, values),
-                                      _kink_mistakes(op, v))
+        grad = np.array([float(t) for t in got["values"]]).reshape(got["shape"])
+        status, message = run_quietly(check_value, f"kink_grad({op!r}, x)", grad,
+                                      _kink_autograd(op, values), _kink_mistakes(op, v))
         if status != "passed":
             return status, f"{message.rstrip('.')} (x = {values})."
     return passed()
