@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from ...factories import tensor
+from ...grad_mode import enable_grad
 from ...listener import Listener, listen
 from ._common import PREDICTION, Feedback, as_array, check_value, missing, right, wrong
 from ._evidence import watching
@@ -50,6 +51,14 @@ def _collect_by_hand(ns: dict, variant: Variant) -> dict:
     return {"outputs": outputs, "evidence": ev.facts()}
 
 
+def _autograd_dy_dx(values: Any) -> np.ndarray:
+    """dy/dx of y = exp(-x²) at ``values``, from a backward pass of the engine."""
+    with enable_grad():  # whatever grad mode the notebook left on
+        x = tensor(values, requires_grad=True)
+        (-(x ** 2)).exp().sum().backward()
+    return np.asarray(x.grad._data, dtype=np.float64)
+
+
 def _judge_by_hand(payload: dict, variant: Variant) -> tuple[str, str]:
     if (out := early(payload)) is not None:
         return out
@@ -61,7 +70,8 @@ def _judge_by_hand(payload: dict, variant: Variant) -> tuple[str, str]:
             return failed(f"on x = {values} it raised {got['raised']}")
         v = np.asarray(values, dtype=np.float64)
         y = np.exp(-v ** 2)
-        status, message = run_quietly(check_value, "dy/dx", decode(got["value"]), -2 * v * y, [
+        status, message = run_quietly(check_value, "dy/dx", decode(got["value"]),
+                                      _autograd_dy_dx(values), [
             (v, "that is x itself."),
             (y, "that is y = exp(-x²), not its derivative."),
             (-2 * v, "that is only ds/dx; multiply by the outer derivative exp(s)."),
@@ -81,9 +91,10 @@ def ex1_by_hand(by_hand: Any) -> Feedback:
 
 def _by_autograd() -> np.ndarray:
     """[df/da, df/db, df/dc, df/dd] of f = abc + log(cd) at (2, 3, 4, 5), from a backward pass."""
-    a, b, c, d = (tensor(v, requires_grad=True) for v in (2.0, 3.0, 4.0, 5.0))
-    f = a * b * c + (c * d).log()
-    f.backward()
+    with enable_grad():
+        a, b, c, d = (tensor(v, requires_grad=True) for v in (2.0, 3.0, 4.0, 5.0))
+        f = a * b * c + (c * d).log()
+        f.backward()
     return np.array([float(t.grad.item()) for t in (a, b, c, d)])
 
 
@@ -202,10 +213,11 @@ def _kink_cases(variant: Variant) -> list[tuple[str, list[float]]]:
 
 def _kink_autograd(op: str, values: list[float]) -> np.ndarray:
     """The gradient of op(x).sum() at values, as the engine's backward pass computes it."""
-    x = tensor(values, requires_grad=True)
-    y = {"relu": lambda: x.relu(), "abs": lambda: x.abs(), "sqrt": lambda: x.sqrt(),
-         "max": lambda: x.max(), "max_dim": lambda: x.max(dim=0).values}[op]()
-    y.sum().backward()
+    with enable_grad():
+        x = tensor(values, requires_grad=True)
+        y = {"relu": lambda: x.relu(), "abs": lambda: x.abs(), "sqrt": lambda: x.sqrt(),
+             "max": lambda: x.max(), "max_dim": lambda: x.max(dim=0).values}[op]()
+        y.sum().backward()
     return np.asarray(x.grad._data, dtype=np.float64)
 
 
