@@ -14,6 +14,9 @@ import numpy as np
 from ... import autograd
 from ...engine import grad
 from ...factories import tensor
+from ...grad_mode import no_grad
+from ...nn import Linear, ReLU, Sequential, Tanh
+from ...nn.modules.module import Module
 from ...tensor import Tensor
 from ..exercises import Feedback, check_close
 from ._common import PREDICTION
@@ -37,8 +40,8 @@ from ._payloads import (
 
 NOTEBOOK = "11_tensor_hooks"
 
-__all__ = ["EXERCISES", "NOTEBOOK", "SPY_X", "check_clip_hook", "check_handle_removed",
-           "check_order", "check_same_shape_hook", "check_spy"]
+__all__ = ["EXERCISES", "NOTEBOOK", "SPY_X", "check_clip_hook", "check_grad_reaching",
+           "check_handle_removed", "check_order", "check_same_shape_hook", "check_spy"]
 
 SPY_X = [1.0, -2.0, 3.0]  # exercise 1: h = 3x, loss = (h ** 2).sum()
 
@@ -235,6 +238,137 @@ def _judge_removed(payload: dict, variant: Variant) -> tuple[str, str]:
     return passed()
 
 
+# ---- exercise 6: the gradient that reaches a layer, through a module backward hook ---------------
+
+_LAYER_LOSSES = {  # loss of the network's output
+    "out.sum()": lambda out: out.sum(),
+    "(out ** 2).mean()": lambda out: (out ** 2).mean(),
+    "out.tanh().sum()": lambda out: out.tanh().sum(),
+}
+_ACTIVATIONS = {"Tanh": Tanh, "ReLU": ReLU}
+
+
+def _layer_cases(variant: Variant) -> list[dict]:
+    """Networks (sizes, activation, weights), inputs, a layer index and a loss."""
+    rng = variant.rng("nb11.layer")
+    cases = []
+    for k in range(1 if variant.fixed else 2):
+        sizes = [3, 4, 1] if variant.fixed else [int(v) for v in rng.integers(2, 5, size=3)]
+        act = "Tanh" if variant.fixed or k == 0 else "ReLU"
+        weights = [(np.round(rng.normal(size=(sizes[i + 1], sizes[i])), 3).tolist(),
+                    np.round(rng.normal(size=sizes[i + 1]), 3).tolist()) for i in range(2)]
+        cases.append({"sizes": sizes, "act": act, "weights": weights,
+                      "X": np.round(rng.normal(size=(int(rng.integers(2, 6)), sizes[0])),
+                                    3).tolist(),
+                      "layer": 1 if variant.fixed else int(rng.integers(1, 3)),
+                      "loss": "out.sum()" if variant.fixed else
+                      str(rng.choice(list(_LAYER_LOSSES)[1:]))})
+    return cases
+
+
+def _layer_net(case: dict) -> Sequential:
+    s = case["sizes"]
+    net = Sequential(Linear(s[0], s[1]), _ACTIVATIONS[case["act"]](), Linear(s[1], s[2]))
+    with no_grad():
+        for lin, (w, b) in zip((net[0], net[2]), case["weights"]):
+            lin.weight.copy_(tensor(w))
+            lin.bias.copy_(tensor(b))
+    return net
+
+
+def _collect_grad_reaching(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "grad_reaching", callable_=True)
+    original = Module.register_full_backward_hook
+    runs = []
+    for case in _layer_cases(variant):
+        net = _layer_net(case)
+        target = net[case["layer"]]
+        registered: list[bool] = []
+        fired: list[bool] = []
+
+        def register(self: Any, hook: Any, target: Any = target, registered: list = registered,
+                     fired: list = fired) -> Any:
+            registered.append(self is target)
+
+            def heard(module: Any, grad_input: Any, grad_output: Any) -> Any:
+                fired.append(module is target)
+                return hook(module, grad_input, grad_output)
+            return original(self, heard)
+
+        Module.register_full_backward_hook = register  # type: ignore[method-assign]
+        try:
+            with watching({"autograd.grad": [(autograd, "grad")]}) as ev:
+                got = call(fn, net, case["layer"], tensor(case["X"]),
+                           _LAYER_LOSSES[case["loss"]])
+        finally:
+            Module.register_full_backward_hook = original  # type: ignore[method-assign]
+        left = sum(len(m.__dict__.get("_backward_hooks") or {}) for m in net)
+        runs.append({"got": got, "registered": registered, "fired": fired, "left": left,
+                     **ev.facts()})
+    return {"runs": runs}
+
+
+def _judge_grad_reaching(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    for case, run in zip(_layer_cases(variant), payload["runs"]):
+        got = run["got"]
+        if "raised" in got:
+            return failed(f"grad_reaching raised {got['raised']}")
+        if run["calls"].get("autograd.grad"):
+            return failed("it asks torch.autograd.grad: the exercise is to hear the gradient "
+                          "with a backward hook on the module, during one ordinary backward.")
+        if not any(run["registered"]):
+            return failed("no full backward hook was registered on net[i]: "
+                          "net[i].register_full_backward_hook(...) is the module's hook.")
+        if not any(run["fired"]):
+            return failed("the hook on net[i] never ran: run the loss's backward() after "
+                          "registering it.")
+        if run["backwards"] != 1:
+            return failed(f"it ran {run['backwards']} backward passes; one is enough.")
+        if got["value"] is None:
+            return failed("grad_reaching returned None: the hook's grad_output[0] is the "
+                          "gradient at the layer's output.")
+        if run["left"]:
+            return failed("the hook is still registered after grad_reaching returns: keep the "
+                          "handle and call handle.remove(), or every later backward runs it.")
+        net = _layer_net(case)  # the same network, without hooks: keep the layer's output
+        h = tensor(case["X"])
+        kept = before = None
+        for k, module in enumerate(net):
+            if k == case["layer"]:
+                h.retain_grad()  # the layer's input (an intermediate: the layer is never first)
+                before = h
+            h = module(h)
+            if k == case["layer"]:
+                h.retain_grad()
+                kept = h
+        _LAYER_LOSSES[case["loss"]](h).backward()
+        value = np.asarray(decode(got["value"]), dtype=float) if isinstance(
+            got["value"], dict) else None
+        if value is not None and value.shape == tuple(before.shape) and np.allclose(
+                value, before.grad.numpy(), atol=1e-5) and (
+                before.shape != kept.shape
+                or not np.allclose(before.grad.numpy(), kept.grad.numpy(), atol=1e-5)):
+            return failed("that is grad_input[0], the gradient at the layer's input; "
+                          "grad_output[0] is the one at its output.")
+        status, message = run_quietly(
+            check_close, "the gradient reaching the layer's output", decode(got["value"]),
+            kept.grad.numpy(), hint="grad_output[0] is d loss / d (the layer's output); "
+                                    "grad_input[0] is the gradient at its input")
+        if status != "passed":
+            return status, f"for net[{case['layer']}] and loss = {case['loss']}: {message}"
+    return passed()
+
+
+def check_grad_reaching(grad_reaching: Any) -> Feedback:
+    """Exercise 6: ``grad_reaching(net, i, X, loss_fn)`` hears d loss / d net[i]'s output."""
+    payload = guarded(_collect_grad_reaching)({"grad_reaching": grad_reaching})
+    return show("grad_reaching(net, i, X, loss_fn)", _judge_grad_reaching(payload, FIXED),
+                "handle = net[i].register_full_backward_hook(lambda m, gi, go: "
+                "seen.append(go[0])), loss_fn(net(X)).backward(), handle.remove()")
+
+
 EXERCISES = {
     "ex1": spec(_collect_spy, _judge_spy, "spy(h, loss)"),
     "ex2": spec(_collect_hook("clip_hook", "clip"), _judge_clip, "clip_hook"),
@@ -242,4 +376,6 @@ EXERCISES = {
     "ex4": value_spec(["y_grad", "x_grad"], check_order, graded=False,
                       formative_reason=PREDICTION),
     "ex5": spec(_collect_hook("average_fixed", "average"), _judge_average, "average_fixed"),
+    "ex6": spec(_collect_grad_reaching, _judge_grad_reaching,
+                "grad_reaching(net, i, X, loss_fn)"),
 }
