@@ -210,3 +210,70 @@ def test_nb13b_freeze_through_the_registry():
     passes(nb13b, "ex2", freeze_ns(_freeze(0)))
     fails(nb13b, "ex2", freeze_ns(_freeze(2)), "still require grad")
     fails(nb13b, "ex2", freeze_ns(all_params), "frozen parameters")
+
+
+# --- 11 · exercise 7: an SGD step inside backward ----------------------------------------------
+
+
+def _attach_sgd(model, lr):
+    def step(p):
+        with torch.no_grad():
+            p -= lr * p.grad
+        p.grad = None
+    return [p.register_post_accumulate_grad_hook(step) for p in model.parameters()]
+
+
+def _keeps_grad(model, lr):
+    def step(p):
+        with torch.no_grad():
+            p -= lr * p.grad
+    return [p.register_post_accumulate_grad_hook(step) for p in model.parameters()]
+
+
+def _in_a_tensor_hook(model, lr):
+    def step(p):
+        def hook(grad):
+            with torch.no_grad():
+                p.sub_(lr * grad)
+            return torch.zeros_like(grad)
+        return hook
+    return [p.register_hook(step(p)) for p in model.parameters()]
+
+
+def _sgd_hook(lr):
+    def step(p):
+        with torch.no_grad():
+            p -= lr * p.grad
+        p.grad = None
+    return step
+
+
+def _weights_only(model, lr):
+    return [p.register_post_accumulate_grad_hook(_sgd_hook(lr))
+            for p in model.parameters() if p.dim() == 2]
+
+
+def _no_handles(model, lr):
+    for p in model.parameters():
+        p.register_post_accumulate_grad_hook(_sgd_hook(lr))
+    return [None]
+
+
+def _fixed_rate(model, lr):
+    return [p.register_post_accumulate_grad_hook(_sgd_hook(0.1)) for p in model.parameters()]
+
+
+def test_nb11_attach_sgd_through_the_registry():
+    passes(nb11, "ex7", {"attach_sgd": _attach_sgd})
+    fails(nb11, "ex7", {"attach_sgd": _keeps_grad}, "p.grad = None")
+    fails(nb11, "ex7", {"attach_sgd": _in_a_tensor_hook}, "post-accumulate hooks")
+    fails(nb11, "ex7", {"attach_sgd": _weights_only}, "of the 4 parameters")
+    fails(nb11, "ex7", {"attach_sgd": _no_handles}, "handles")
+    fails(nb11, "ex7", {"attach_sgd": _fixed_rate}, "optim.SGD", fixed=False)
+    fails(nb11, "ex7", {"attach_sgd": lambda model, lr: []}, "post-accumulate hooks")
+
+
+def test_nb11_attach_sgd_in_the_notebook(capsys):
+    right(capsys, nb11.check_attach_sgd(_attach_sgd))
+    wrong(capsys, nb11.check_attach_sgd(_keeps_grad), "p.grad = None")
+    wrong(capsys, nb11.check_attach_sgd(lambda model, lr: ...), "waiting for your answer")
