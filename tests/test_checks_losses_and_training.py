@@ -10,7 +10,6 @@ from __future__ import annotations
 import warnings
 from types import SimpleNamespace
 
-import pytest
 from check_support import fails, passes, right, wrong
 
 import autograd_lab as torch
@@ -192,46 +191,6 @@ def _regression():
     return X, y
 
 
-def _history(store):
-    import autograd_lab.nn.functional as F
-    from autograd_lab.teaching.data import make_moons
-
-    Xm, ym = make_moons(200, noise=0.25, seed=0)
-    torch.manual_seed(0)
-    net = torch.nn.Sequential(torch.nn.Linear(2, 16), torch.nn.Tanh(), torch.nn.Linear(16, 2))
-    opt = torch.optim.SGD(net.parameters(), lr=0.1)
-    history, mem = [], []
-    for _ in range(5):
-        opt.zero_grad()
-        loss = F.cross_entropy(net(Xm), ym)
-        loss.backward()
-        opt.step()
-        history.append(store(loss))
-        mem.append(torch.memory_allocated())
-    return history, mem
-
-
-def test_nb13_history(capsys):
-    right(capsys, nb13.ex2_history(*_history(lambda loss: loss.item())))
-    with pytest.warns(UserWarning, match="Converting a tensor with requires_grad=True"):
-        right(capsys, nb13.ex2_history(*_history(lambda loss: float(loss))))
-    wrong(capsys, nb13.ex2_history(*_history(lambda loss: 0.0)), "not the losses")
-    wrong(capsys, nb13.ex2_history(*_history(lambda loss: loss)), "with their graphs")
-    wrong(capsys, nb13.ex2_history(*_history(lambda loss: loss.detach())), "not floats")
-    wrong(capsys, nb13.ex2_history(*_history(lambda loss: loss.item() * 2)), "not the losses")
-    wrong(capsys, nb13.ex2_history(*_history(lambda loss: str(loss.item()))), "floats")
-    wrong(capsys, nb13.ex2_history(*_history(lambda loss: None)), "waiting for your answer")
-
-
-def test_nb13_history_through_the_registry():
-    history, mem = _history(lambda loss: loss.item())
-    passes(nb13, "ex2", {"history": history, "mem": mem})
-    history, mem = _history(lambda loss: loss)
-    fails(nb13, "ex2", {"history": history, "mem": mem}, "with their graphs")
-    history, mem = _history(lambda loss: round(loss.item(), 1))
-    fails(nb13, "ex2", {"history": history, "mem": mem}, "not the losses")
-
-
 def _stepped(make_prediction):
     import autograd_lab.nn.functional as F
 
@@ -247,64 +206,19 @@ def _stepped(make_prediction):
 
 
 def test_nb13_step(capsys):
-    right(capsys, nb13.ex3_step(*_stepped(lambda w: w.detach().clone() - 0.05 * w.grad)))
-    right(capsys, nb13.ex3_step(*_stepped(lambda w: w.detach() - 0.05 * w.grad)))
-    wrong(capsys, nb13.ex3_step(*_stepped(lambda w: w.detach())), "shares memory")
-    wrong(capsys, nb13.ex3_step(*_stepped(lambda w: w)), "shares memory")
-    wrong(capsys, nb13.ex3_step(*_stepped(lambda w: w.detach().clone())), "before the step")
-    wrong(capsys, nb13.ex3_step(*_stepped(lambda w: w.detach() + 0.05 * w.grad)), "sign")
-    wrong(capsys, nb13.ex3_step(*_stepped(lambda w: w.detach() - w.grad)), "learning rate")
-    wrong(capsys, nb13.ex3_step(*_stepped(lambda w: (w.detach() - 0.05 * w.grad).T)),
+    right(capsys, nb13.ex2_step(*_stepped(lambda w: w.detach().clone() - 0.05 * w.grad)))
+    right(capsys, nb13.ex2_step(*_stepped(lambda w: w.detach() - 0.05 * w.grad)))
+    wrong(capsys, nb13.ex2_step(*_stepped(lambda w: w.detach())), "shares memory")
+    wrong(capsys, nb13.ex2_step(*_stepped(lambda w: w)), "shares memory")
+    wrong(capsys, nb13.ex2_step(*_stepped(lambda w: w.detach().clone())), "before the step")
+    wrong(capsys, nb13.ex2_step(*_stepped(lambda w: w.detach() + 0.05 * w.grad)), "sign")
+    wrong(capsys, nb13.ex2_step(*_stepped(lambda w: w.detach() - w.grad)), "learning rate")
+    wrong(capsys, nb13.ex2_step(*_stepped(lambda w: (w.detach() - 0.05 * w.grad).T)),
           "transposed")
-    wrong(capsys, nb13.ex3_step(*_stepped(lambda w: 0.0)), "tensor")
-    wrong(capsys, nb13.ex3_step(*_stepped(lambda w: None)), "waiting for your answer")
+    wrong(capsys, nb13.ex2_step(*_stepped(lambda w: 0.0)), "tensor")
+    wrong(capsys, nb13.ex2_step(*_stepped(lambda w: None)), "waiting for your answer")
 
 
-def _fine_tune(prepare):
-    import autograd_lab.nn.functional as F
-    from autograd_lab.teaching.data import make_moons
-
-    Xm, ym = make_moons(200, noise=0.25, seed=0)
-    torch.manual_seed(4)
-    net = torch.nn.Sequential(torch.nn.Linear(2, 16), torch.nn.Tanh(), torch.nn.Linear(16, 2))
-    first = [p.detach().clone() for p in net[0].parameters()]
-    last = [p.detach().clone() for p in net[2].parameters()]
-    opt = prepare(net)
-    if opt is not None:
-        for _ in range(20):
-            opt.zero_grad()
-            F.cross_entropy(net(Xm), ym).backward()
-            opt.step()
-    return net, opt, first, last
-
-
-def _freeze(layer):
-    def prepare(net):
-        for p in net[layer].parameters():
-            p.requires_grad_(False)
-        return torch.optim.SGD([p for p in net.parameters() if p.requires_grad], lr=0.1)
-    return prepare
-
-
-def test_nb13_freeze(capsys):
-    def all_params(net):
-        for p in net[0].parameters():
-            p.requires_grad_(False)
-        return torch.optim.SGD(net.parameters(), lr=0.1)
-
-    def not_frozen(net):
-        return torch.optim.SGD(net[2].parameters(), lr=0.1)
-
-    def only_weight(net):
-        net[0].weight.requires_grad_(False)
-        return torch.optim.SGD([p for p in net.parameters() if p.requires_grad], lr=0.1)
-
-    right(capsys, nb13.ex4_freeze(*_fine_tune(_freeze(0))))
-    wrong(capsys, nb13.ex4_freeze(*_fine_tune(all_params)), "still holds frozen")
-    wrong(capsys, nb13.ex4_freeze(*_fine_tune(not_frozen)), "not frozen")
-    wrong(capsys, nb13.ex4_freeze(*_fine_tune(_freeze(2))), "still require grad")
-    wrong(capsys, nb13.ex4_freeze(*_fine_tune(only_weight)), "still require grad")
-    wrong(capsys, nb13.ex4_freeze(*_fine_tune(lambda net: None)), "waiting for your answer")
 # ---- notebook 15 · Truncated BPTT ----------------------------------------------------------
 
 _H, _T = 4, 48
@@ -524,7 +438,7 @@ def test_nb15_tbptt_has_no_reference_to_call():
     fails(nb15, "ex2", {**ns, "chunk_losses": losses[:-1]}, "chunks")
 
 
-def test_nb12_batch_nb13_objects_and_nb15_start_through_the_registry():
+def test_nb12_batch_nb13_step_and_nb15_start_through_the_registry():
     torch.manual_seed(0)
     logits, targets = torch.randn(4, 3), torch.tensor([0, 2, 1, 2])
     g = (torch.softmax(logits, dim=1) - torch.eye(3)[targets]) / 4
@@ -538,23 +452,9 @@ def test_nb12_batch_nb13_objects_and_nb15_start_through_the_registry():
         return {"predicted": predicted, "p_model": SimpleNamespace(weight=weight),
                 "weight_before": before, "grad_before": grad}
 
-    passes(nb13, "ex3", step_ns(lambda w: w.detach().clone() - 0.05 * w.grad))
-    fails(nb13, "ex3", step_ns(lambda w: w.detach()), "shares memory")
-    fails(nb13, "ex3", step_ns(lambda w: w.detach().clone() + 0.05 * w.grad), "sign")
-
-    def freeze_ns(prepare):
-        net, opt, first, last = _fine_tune(prepare)
-        return {"ft_net": net, "ft_opt": opt, "first_before": first, "last_before": last}
-
-    passes(nb13, "ex4", freeze_ns(_freeze(0)))
-    fails(nb13, "ex4", freeze_ns(_freeze(2)), "still require grad")
-
-    def all_params(net):
-        for p in net[0].parameters():
-            p.requires_grad_(False)
-        return torch.optim.SGD(net.parameters(), lr=0.1)
-
-    fails(nb13, "ex4", freeze_ns(all_params), "frozen parameters")
+    passes(nb13, "ex2", step_ns(lambda w: w.detach().clone() - 0.05 * w.grad))
+    fails(nb13, "ex2", step_ns(lambda w: w.detach()), "shares memory")
+    fails(nb13, "ex2", step_ns(lambda w: w.detach().clone() + 0.05 * w.grad), "sign")
     seq, params = torch.sin(0.2 * torch.arange(150, dtype=torch.float32)), _make_params()
     with torch.no_grad():  # the notebook's chunk: 20 steps from step 100
         _, h_start = _chunk_loss(params, torch.zeros(_H), seq, 0, 100)
