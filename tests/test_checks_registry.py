@@ -159,11 +159,9 @@ def test_reference_notebook_passes_every_exercise_on_fresh_variants(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_student_copy_is_unanswered_everywhere(path):
     graded = _grade(path, "--student", SEEDS[0])
-    # Run All reaches the end; only the capstone's later sections, which use the whole engine,
-    # wait for its stubs (and what they compute)
-    errors = graded["errors"]
-    stub = next((i for i, e in enumerate(errors) if "NotImplementedError" in e), len(errors))
-    assert errors[:stub] == [] and (stub == len(errors) or path.stem.startswith("16_")), errors
+    # Run All reaches the end: the capstone's later sections run on reference pieces until the
+    # student's pass (nb16.check_engine)
+    assert graded["errors"] == []
     results = graded["results"]
     for ex_id, by_variant in results.items():
         for variant, (status, message) in by_variant.items():
