@@ -23,6 +23,7 @@ from .._fma import fma32, fma64
 from .._messages import scalar_name as _scalar_name
 from .._precision import exact
 from .._scratch import scratch
+from ..node import _saved_tensors_hooks
 from . import backward_ops as bo
 from . import common as c
 from .common import Node, Tensor, norm_dim
@@ -55,6 +56,13 @@ class LogSoftmaxBackward0(Node):
 
     saved_names = ("dim", "result")
     sparse_grad: tuple | None = None  # (g, cols, vals) from cross_entropy's NllLossBackward0
+    # cross_entropy's softmax of a large input, kept by the forward (``log_softmax_keeping_
+    # probs``): it stands for exp(y), so backward takes no second exp over the whole input
+    probs: np.ndarray | None = None
+
+    def _release(self) -> None:
+        self.probs = None
+        super()._release()
 
     def backward(self, g: Any) -> Any:
         y = self.saved("result")
@@ -75,8 +83,8 @@ class LogSoftmaxBackward0(Node):
                     and not self._tensor_pre_hooks and not self._retained):
                 # g as nll_loss made it, one entry a row, seen by no one else: the gradient
                 # is written over it (no second 2 MB buffer to allocate and fault in)
-                return _log_softmax_backward_rows(y, g, sp[1], sp[2], out=g)
-            return _log_softmax_backward_rows(y, g)
+                return _log_softmax_backward_rows(y, g, sp[1], sp[2], out=g, probs=self.probs)
+            return _log_softmax_backward_rows(y, g, probs=self.probs)
         out = np.exp(y)  # in place from here: one temporary instead of three
         out *= -_rowsum(g, d)
         out += g
@@ -139,15 +147,18 @@ def _row_bufsize(k: int) -> int:
     return max(16, min(8192, -(-k // 16) * 16))
 
 
-def _log_softmax_rows(x: np.ndarray) -> np.ndarray:
+def _log_softmax_rows(x: np.ndarray, probs: np.ndarray | None = None) -> np.ndarray:
     """(x - max) - log(sum(exp(x - max))) along the last dim of a C-contiguous float array;
-    the whole-array form's arithmetic, a block of rows at a time."""
+    the whole-array form's arithmetic, a block of rows at a time. With ``probs`` (an array of
+    x's shape), the softmax exp(x - max) / sum is written there too, from the block's exp
+    while it is in the cache."""
     shape = x.shape
     k = shape[-1]
     x = x.reshape(-1, k)
     n = x.shape[0]
     res = np.empty(shape, x.dtype)
     y = res.reshape(n, k)
+    p2 = probs.reshape(n, k) if probs is not None else None
     step = _block_rows(x)
     rows = min(step, n)
     # the shifted block and its exp stay in the cache, and in the scratch cache between
@@ -157,6 +168,7 @@ def _log_softmax_rows(x: np.ndarray) -> np.ndarray:
     s = np.empty((n, 1), x.dtype)
     ones = np.ones(k, x.dtype)
     sub, exp, log, mv, amax = np.subtract, np.exp, np.log, np.matmul, np.maximum.reduce
+    mul, one = np.multiply, x.dtype.type(1)
     old = np.setbufsize(_row_bufsize(k))
     try:
         for i in range(0, n, step):
@@ -166,6 +178,8 @@ def _log_softmax_rows(x: np.ndarray) -> np.ndarray:
             sub(xb, amax(xb, axis=1, keepdims=True), out=t)
             exp(t, out=e)
             mv(e, ones, out=sb[:, 0])  # BLAS row sums (as ``_rowsum``)
+            if p2 is not None:  # exp * (1 / sum), as torch's softmax kernel
+                mul(e, np.divide(one, sb), out=p2[i:j])
             log(sb, out=sb)
             sub(t, sb, out=yb)  # y is written once
     finally:
@@ -174,14 +188,16 @@ def _log_softmax_rows(x: np.ndarray) -> np.ndarray:
 
 
 def _log_softmax_backward_rows(y: np.ndarray, g: np.ndarray, cols: np.ndarray | None = None,
-                               vals: np.ndarray | None = None,
-                               out: np.ndarray | None = None) -> np.ndarray:
+                               vals: np.ndarray | None = None, out: np.ndarray | None = None,
+                               probs: np.ndarray | None = None) -> np.ndarray:
     """g - exp(y) * sum(g) along the last dim, a block of rows at a time, into ``out`` (else
     a new array). With ``cols`` and ``vals``, ``g`` is known to be zero but for
     g[i, cols[i]] = vals[i] (nll_loss's gradient): sum(g) is ``vals`` and adding g touches
-    one entry a row (then ``out`` may be ``g`` itself)."""
+    one entry a row (then ``out`` may be ``g`` itself). ``probs``, the softmax the forward
+    kept, stands for exp(y) (equal to a few units in the last place: the large-size policy)."""
     n = y.shape[-1]
     y2, g2 = y.reshape(-1, n), g.reshape(-1, n)
+    e2 = probs.reshape(-1, n) if probs is not None else None
     negate = False
     if vals is None:
         s = -(g2 @ np.ones(n, dtype=g.dtype))[:, None]
@@ -201,12 +217,17 @@ def _log_softmax_backward_rows(y: np.ndarray, g: np.ndarray, cols: np.ndarray | 
     step = _block_rows(y2)
     exp, mul, add = np.exp, np.multiply, np.add
     old = np.setbufsize(_row_bufsize(n))
+    if e2 is not None:  # one pass: no exp to keep in the cache
+        step = o2.shape[0]
     try:
         for i in range(0, o2.shape[0], step):
             j = i + step
             ob = o2[i:j]
-            exp(y2[i:j], out=ob)
-            mul(ob, s[i:j], out=ob)
+            if e2 is None:
+                exp(y2[i:j], out=ob)
+                mul(ob, s[i:j], out=ob)
+            else:
+                mul(e2[i:j], s[i:j], out=ob)
             if vals is None:
                 add(ob, g2[i:j], out=ob)
             elif negate:
@@ -215,7 +236,8 @@ def _log_softmax_backward_rows(y: np.ndarray, g: np.ndarray, cols: np.ndarray | 
         np.setbufsize(old)
     if vals is not None:  # g's one entry a row: exp(y) * -sum(g) + g there, as dense
         rows = np.arange(o2.shape[0])
-        o2[rows, cols] = np.exp(y2[rows, cols]) * -(vals + zero) + vals
+        ey = np.exp(y2[rows, cols]) if e2 is None else e2[rows, cols]
+        o2[rows, cols] = ey * -(vals + zero) + vals
     return res
 
 
@@ -259,6 +281,21 @@ def _log_softmax_data(data: np.ndarray, d: int) -> np.ndarray:
     # log-probabilities near 0 (log_softmax([-2, 5]) was off by 2e-4 relative)
     out = np.subtract(data, m, order="C")  # torch's result is contiguous whatever x's layout
     out -= np.log(_rowsum(np.exp(out), d))
+    return out
+
+
+def log_softmax_keeping_probs(x: Tensor, dim: int) -> Tensor:
+    """``log_softmax(x, dim)`` for cross_entropy, whose backward needs exp(y): for an input
+    the large-size policy covers, the node also keeps the softmax the forward computes on
+    the way (one division per element, instead of a second exp in backward). Not under
+    saved-tensor hooks, which must see all that is kept."""
+    x, data, d = _softmax_input(x, dim, None, "log_softmax")
+    if not data.ndim or not _blockable(data, d) or not c.STATE.enabled or not x._rg \
+            or _saved_tensors_hooks:
+        return _softmax_result(LogSoftmaxBackward0, x, _log_softmax_data(data, d), d)
+    probs = np.empty(data.shape, data.dtype)
+    out = _softmax_result(LogSoftmaxBackward0, x, _log_softmax_rows(data, probs), d)
+    out.grad_fn.probs = probs
     return out
 
 
