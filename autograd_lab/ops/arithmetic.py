@@ -75,6 +75,11 @@ def _check_alpha(op: str, x: Any, y: Any, alpha: Any) -> None:
 
 def add(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
     """x + alpha * y."""
+    if type(x) is Tensor and type(y) is float and type(alpha) is int and alpha == 1:
+        out, node = binary_fast(AddBackward0, operator.add, x, y)  # ``x + 0.5``: nothing to parse
+        if node is not None:
+            node._saved["alpha"] = alpha
+        return out
     x = number_input(x, y)
     if type(alpha) is not int or alpha != 1:
         _check_alpha("add", x, y, alpha)
@@ -184,6 +189,13 @@ class MulBackward0(BinaryNode):
 
 def mul(x: Any, y: Any) -> Tensor:
     """x * y."""
+    if type(x) is Tensor and type(y) is float:  # ``x * 0.5``: nothing to parse or promote
+        out, node = binary_fast(MulBackward0, operator.mul, x, y)
+        if node is not None:  # as _save_operand: the number only if x wants a gradient
+            saved = node._saved
+            saved["other"] = y if node._fns[0] is not None else None
+            saved["self"] = None
+        return out
     x = number_input(x, y)
     out, node = _binary(MulBackward0, operator.mul, x, y, "mul")
     if node is not None:
