@@ -181,12 +181,13 @@ def measure(lib_name: str) -> dict[str, tuple]:
 
 
 LIBS = ("autograd_lab", "torch", "numpy")
-# run.py's steady rows that measure what each loop here measures: (workload, row label)
+# run.py's steady rows that measure what each loop here measures:
+# (workload, label of the wall-clock row, label of the CPU-time row)
 SAME_AS = {
-    "cross-entropy 512x1000, ms/step": ("W6", "steady:"),
-    "MLP SGD step, ms/step": ("W3", "steady:"),
-    "scalar loop forward, µs/op": ("W1", "steady: forward, µs/op"),
-    "scalar loop backward, µs/op": ("W1", "steady: backward, µs/op"),
+    "cross-entropy 512x1000, ms/step": ("W6", "steady:", "  CPU time of the process"),
+    "MLP SGD step, ms/step": ("W3", "steady:", "  CPU time of the process"),
+    "scalar loop forward, µs/op": ("W1", "steady: forward, µs/op", "  CPU time, forward"),
+    "scalar loop backward, µs/op": ("W1", "steady: backward, µs/op", "  CPU time, backward"),
 }
 
 

@@ -170,21 +170,30 @@ def _crosscheck(steady: dict[str, list[dict]], has_torch: bool) -> dict:
     for f in failed:
         print("note:", f)
     print("\n".join(crosscheck.table(results)))
-    print("\nsteady figure of the table vs the cross-check (wall clock; a gap over 10% is "
-          "marked *):")
-    for key, (wkey, label) in crosscheck.SAME_AS.items():
-        row = next((r for r in steady.get(wkey, []) if r["label"].startswith(label)), None)
+    print("\nsteady figure of the table vs the cross-check's, as 'table vs cross-check (gap)'; "
+          "a gap over 10% is marked *.\nWall clock, then [CPU time of the process], which "
+          "other processes on a loaded machine do not inflate:")
+    for key, (wkey, label, cpu_label) in crosscheck.SAME_AS.items():
+        rows = steady.get(wkey, [])
+        row = next((r for r in rows if r["label"].startswith(label)), None)
+        cpu = next((r for r in rows if r["label"].startswith(cpu_label)), None)
         if row is None:
             continue
         cells = []
         for lib in libs:
-            t, cc = row["values"].get(lib), results.get(lib, {}).get(key)
-            if t is None or cc is None:
-                cells.append(f"{lib} -")
-                continue
-            gap = cc[0] / t - 1
-            cells.append(f"{lib} {fmt(t, '')} vs {fmt(cc[0], '')} "
-                         f"({gap:+.0%}{'*' if abs(gap) > 0.10 else ''})")
+            cc = results.get(lib, {}).get(key)
+            pairs = [(row["values"].get(lib), cc and cc[0])]
+            if cpu is not None:
+                pairs.append((cpu["values"].get(lib), cc and cc[1]))
+            shown = []
+            for t, c in pairs:
+                if t is None or c is None:
+                    shown.append("-")
+                    continue
+                gap = c / t - 1
+                shown.append(f"{fmt(t, '')} vs {fmt(c, '')} ({gap:+.0%}"
+                             f"{'*' if round(abs(gap), 3) > 0.10 else ''})")
+            cells.append(f"{lib} " + (shown[0] + (f" [{shown[1]}]" if len(shown) > 1 else "")))
         print(f"  {wkey} {key:34} " + "; ".join(cells))
     return {"results": results, "failed": failed}
 
