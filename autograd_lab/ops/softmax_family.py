@@ -10,6 +10,9 @@ small tensors (the ones teaching code prints) match torch bit for bit. Larger te
 numpy's arithmetic in the tensor's own dtype: along the last dim of a contiguous array, block
 by block of rows (``_BLOCK_BYTES``), so that the shifted values, their exp and the row sums of
 a block stay in the CPU cache (forward: two reads of x and one write of y; backward likewise).
+cross_entropy's log_softmax of such a tensor also keeps exp(x - max) and the row sums
+(``log_softmax_keeping_exp``): its backward needs exp(y), which is exp / sum to a few units in
+the last place, so it scales the kept array instead of taking a second exp.
 """
 
 from __future__ import annotations
