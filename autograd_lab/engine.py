@@ -175,7 +175,7 @@ def _dependencies(roots: list[tuple[Node, int]]) -> dict[Node, int]:
     seen = set(stack)
     while stack:
         node = stack.pop()
-        for nxt, _ in node.next_functions:
+        for nxt in node._fns:
             if nxt is None:
                 continue
             deps[nxt] = deps.get(nxt, 0) + 1
@@ -324,10 +324,10 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
             _node_post_hooks(node, (), grads)
         return
     if all(g is None for g in grads):
-        out: tuple = (None,) * len(node.next_functions)
+        out: tuple = (None,) * len(node._fns)
     else:  # the node's backward: the op's formula, one gradient per edge
         out = node.apply(_materialize(node, grads) if node._n_outputs > 1 else grads)
-        if len(out) != len(node.next_functions):
+        if len(out) != len(node._fns):
             raise _wrong_count(node, out)
         if node.grad_versions is not None:  # formulas ending in place: torch's versions
             out = run.versions.after_formula(out, node.grad_versions)
@@ -344,11 +344,13 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
             _free(node, listener)
     grads = None  # as torch's: only the outputs hold the inputs once the node has run (so an
     out = list(out)  # input buffer may be summed in place), and each output moves on its edge
-    for i, (nxt, nr) in enumerate(node.next_functions):
+    nrs = node._nrs
+    for i, nxt in enumerate(node._fns):
         g, out[i] = out[i], None
         if nxt is None or (needed is not None and nxt not in needed
                            and nxt not in run.target_nodes):
             continue
+        nr = nrs[i]
         if listener is not None:
             listener.on_edge(node, i, nxt, nr, copy(g))
         run.deliver(nxt, nr, g)
@@ -440,14 +442,14 @@ def _needed(roots: list[tuple[Node, int]], deps: dict[Node, int], targets: set[N
     while ready:  # Kahn's topological order, then decide in reverse
         node = ready.pop()
         order.append(node)
-        for nxt, _ in node.next_functions:
+        for nxt in node._fns:
             if nxt is not None:
                 indeg[nxt] -= 1
                 if indeg[nxt] == 0:
                     ready.append(nxt)
     needed: set[Node] = set()
     for node in reversed(order):
-        for nxt, _ in node.next_functions:
+        for nxt in node._fns:
             if nxt is not None and (nxt in needed or nxt in targets):
                 needed.add(node)
                 break

@@ -138,10 +138,19 @@ class SavedTensor:
         return (self.tensor._data if self.tensor is not None else self.data).nbytes
 
 
-class Node:
-    """Base of every ``grad_fn``: edges, saved values, hooks, and the call protocol."""
+_NRS = {1: (0,), 2: (0, 0), 3: (0, 0, 0)}  # the common output numbers, shared by every node
 
-    __slots__ = ("next_functions", "_saved", "_seq", "__dict__", "__weakref__")
+
+class Node:
+    """Base of every ``grad_fn``: edges, saved values, hooks, and the call protocol.
+
+    The edges are kept as two flat tuples, the nodes (``_fns``) and the output numbers
+    (``_nrs``, usually a shared constant): one object per node instead of a ``(fn, nr)``
+    pair per edge, so a long graph gives the cyclic collector fewer objects to walk.
+    ``next_functions`` builds torch's pairs from them when asked (torch builds its tuple on
+    every access too)."""
+
+    __slots__ = ("_fns", "_nrs", "_saved", "_seq", "__dict__", "__weakref__")
     saved_names: tuple[str, ...] = ()  # what ``_saved_<name>`` may read
     wrapped_saved: tuple[str, ...] = ()  # of those, slots that may hold a Python number
     freed_saved: tuple[str, ...] = ()  # slots of arrays (index keys) torch saves as tensors
@@ -157,6 +166,17 @@ class Node:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         as_torch_node_class(cls)  # ``type(y.grad_fn)`` prints ``<class 'MulBackward0'>``
+
+    @property
+    def next_functions(self) -> tuple:
+        """``((node, output_nr), ...)``: one pair per input, ``(None, 0)`` for a constant."""
+        return tuple(zip(self._fns, self._nrs))
+
+    @next_functions.setter
+    def next_functions(self, edges: tuple) -> None:
+        self._fns = tuple([fn for fn, _ in edges])
+        nrs = tuple([nr for _, nr in edges])
+        self._nrs = _NRS.get(len(nrs), nrs) if not any(nrs) else nrs
 
     def name(self) -> str:
         """torch's name of the node: ``MulBackward0``."""
@@ -275,7 +295,7 @@ class AccumulateGrad(Node):
     __slots__ = ()
 
     def __init__(self, variable: Tensor) -> None:
-        self.next_functions = ()
+        self._fns = self._nrs = ()
         self._saved = {}
         self._seq = float("inf")  # torch gives it the highest priority: runs as soon as ready
         self.variable = variable

@@ -9,7 +9,7 @@ own, one after the other (torch with one thread), in ``PASSES`` passes of altern
 a library's figure is the median over its passes. The ratios are given for the wall clock
 and for CPU time (on a loaded machine the libraries, run one after the other, meet different
 loads: their CPU times stay comparable). Run it right after `run.py` and compare the two
-tables:
+tables (`run.py` also runs it after its table and prints the two side by side):
 
     PYTHONPATH=$PWD /path/to/python-with-torch benchmarks/crosscheck.py
 """
@@ -180,29 +180,48 @@ def measure(lib_name: str) -> dict[str, tuple]:
     return out
 
 
-def main() -> int:
-    if len(sys.argv) == 3 and sys.argv[1] == "--lib":
-        for k, v in measure(sys.argv[2]).items():
-            print(k + "\t" + "\t".join(map(str, v)))
-        return 0
-    libs = ["autograd_lab", "torch", "numpy"]
+LIBS = ("autograd_lab", "torch", "numpy")
+# run.py's steady rows that measure what each loop here measures:
+# (workload, label of the wall-clock row, label of the CPU-time row)
+SAME_AS = {
+    "cross-entropy 512x1000, ms/step": ("W6", "steady:", "  CPU time of the process"),
+    "MLP SGD step, ms/step": ("W3", "steady:", "  CPU time of the process"),
+    "scalar loop forward, µs/op": ("W1", "steady: forward, µs/op", "  CPU time, forward"),
+    "scalar loop backward, µs/op": ("W1", "steady: backward, µs/op", "  CPU time, backward"),
+}
+
+
+def collect(libs: tuple[str, ...] = LIBS, passes: int = PASSES
+            ) -> tuple[dict[str, dict[str, tuple]], list[str]]:
+    """Each library's figures (median over ``passes`` fresh processes), and the failures.
+    The processes import autograd_lab from this repository."""
+    root = str(Path(__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (root, os.environ.get("PYTHONPATH")) if p))
     runs: dict[str, list[dict[str, tuple]]] = {lib: [] for lib in libs}
-    load0 = os.getloadavg()[0]
-    for p in range(PASSES):
+    failed = []
+    for p in range(passes):
         for lib in libs if p % 2 == 0 else libs[::-1]:
             r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--lib", lib],
-                               capture_output=True, text=True)
+                               capture_output=True, text=True, env=env)
             if r.returncode != 0:
-                print(f"{lib}: failed\n{r.stderr[-2000:]}")
+                failed.append(f"{lib}: failed\n{r.stderr[-2000:]}")
                 continue
             runs[lib].append({parts[0]: tuple(map(float, parts[1:])) for parts in
                               (line.split("\t") for line in r.stdout.splitlines() if "\t" in line)})
     results = {lib: {k: tuple(statistics.median(v[k][i] for v in rs) for i in range(3))
                      for k in rs[0]} for lib, rs in runs.items() if rs}
+    return results, failed
+
+
+def table(results: dict[str, dict[str, tuple]], passes: int = PASSES) -> list[str]:
+    """The cross-check's table: per loop, each library's figures and the ratios."""
+    libs = list(LIBS)
     keys = list(dict.fromkeys(k for res in results.values() for k in res))
-    print(f"median per step, wall clock [CPU time of the process] {{minor page faults per step}}; "
-          f"median of {PASSES} passes")
-    print(f"{'':34}{'autograd_lab':>24}{'torch':>24}{'numpy':>24}{'vs torch':>13}{'vs numpy':>13}")
+    lines = [f"median per step, wall clock [CPU time of the process] {{minor page faults per "
+             f"step}}; median of {passes} passes",
+             f"{'':34}{'autograd_lab':>24}{'torch':>24}{'numpy':>24}{'vs torch':>13}"
+             f"{'vs numpy':>13}"]
     for k in keys:
         cells, vals = [], {}
         for lib in libs:
@@ -215,7 +234,21 @@ def main() -> int:
         a = vals.get("autograd_lab")
         ratios = [f"{a[0] / vals[r][0]:.2f} [{a[1] / vals[r][1]:.2f}]" if a and r in vals else "-"
                   for r in ("torch", "numpy")]
-        print(f"{k:34}" + "".join(f"{c:>24}" for c in cells) + "".join(f"{r:>13}" for r in ratios))
+        lines.append(f"{k:34}" + "".join(f"{c:>24}" for c in cells)
+                     + "".join(f"{r:>13}" for r in ratios))
+    return lines
+
+
+def main() -> int:
+    if len(sys.argv) == 3 and sys.argv[1] == "--lib":
+        for k, v in measure(sys.argv[2]).items():
+            print(k + "\t" + "\t".join(map(str, v)))
+        return 0
+    load0 = os.getloadavg()[0]
+    results, failed = collect()
+    for f in failed:
+        print(f)
+    print("\n".join(table(results)))
     print(f"load (1-minute average) {load0:.1f} at start, {os.getloadavg()[0]:.1f} at end, "
           f"on {os.cpu_count()} CPUs")
     return 0

@@ -28,9 +28,9 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 import autograd_lab  # noqa: E402
-from benchmarks import worker  # noqa: E402
+from benchmarks import crosscheck, worker  # noqa: E402
 from benchmarks.harness import IMPLS, measure  # noqa: E402
-from benchmarks.report import header, summary, table  # noqa: E402
+from benchmarks.report import fmt, header, summary, table  # noqa: E402
 from benchmarks.suite import LOCAL, workloads  # noqa: E402
 
 ROUNDS, QUICK_ROUNDS = 15, 2
@@ -65,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="W3/W6: use engine ops even when autograd_lab.nn exists")
     p.add_argument("--in-process", action="store_true",
                    help="run all implementations in this process (for debugging)")
+    p.add_argument("--no-crosscheck", action="store_true",
+                   help="skip the second measurement (crosscheck.py's plain loops) after the "
+                        "table")
     args = p.parse_args(argv)
 
     has_torch = not args.no_torch and importlib.util.find_spec("torch") is not None
@@ -115,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     print(header())
     out: list[dict] = []
     all_rows: list[dict] = []
+    steady: dict[str, list[dict]] = {}  # rows by workload, for the cross-check
     load0 = _load()
     t_start = time.perf_counter()
     try:
@@ -137,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                              f"(sha1 {digests.pop()})")
             print("\n".join(lines), flush=True)
             all_rows += rows
+            steady[w.key] = rows
             out.append({"key": w.key, "title": w.title, "rows": rows, "errors": res.errors,
                         "samples": res.samples, "load": [w_load, _load()]})
     finally:
@@ -148,9 +153,49 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine load (1-minute average) at start {load0:.1f}, at end {meta['load'][1]:.1f}, "
           f"on {os.cpu_count()} CPUs" + (": other processes were competing, timings are noisy"
                                          if max(meta["load"]) > 1.5 else ""))
+    if not args.no_crosscheck and not args.quick and any(k in steady for k in ("W1", "W3", "W6")):
+        meta["crosscheck"] = _crosscheck(steady, has_torch)
     if args.json:
         Path(args.json).write_text(json.dumps({"meta": meta, "workloads": out}, indent=1))
     return 0
+
+
+def _crosscheck(steady: dict[str, list[dict]], has_torch: bool) -> dict:
+    """Run crosscheck.py's plain loops (fresh processes, after the table) and print their
+    table, then each of its figures beside the table's steady figure for the same loop."""
+    libs = tuple(lib for lib in crosscheck.LIBS if lib != "torch" or has_torch)
+    print(f"\ncross-check (crosscheck.py: plain loops written as a user writes them, a fresh "
+          f"process per library, load {_load():.1f}):")
+    results, failed = crosscheck.collect(libs)
+    for f in failed:
+        print("note:", f)
+    print("\n".join(crosscheck.table(results)))
+    print("\nsteady figure of the table vs the cross-check's, as 'table vs cross-check (gap)'; "
+          "a gap over 10% is marked *.\nWall clock, then [CPU time of the process], which "
+          "other processes on a loaded machine do not inflate:")
+    for key, (wkey, label, cpu_label) in crosscheck.SAME_AS.items():
+        rows = steady.get(wkey, [])
+        row = next((r for r in rows if r["label"].startswith(label)), None)
+        cpu = next((r for r in rows if r["label"].startswith(cpu_label)), None)
+        if row is None:
+            continue
+        cells = []
+        for lib in libs:
+            cc = results.get(lib, {}).get(key)
+            pairs = [(row["values"].get(lib), cc and cc[0])]
+            if cpu is not None:
+                pairs.append((cpu["values"].get(lib), cc and cc[1]))
+            shown = []
+            for t, c in pairs:
+                if t is None or c is None:
+                    shown.append("-")
+                    continue
+                gap = c / t - 1
+                shown.append(f"{fmt(t, '')} vs {fmt(c, '')} ({gap:+.0%}"
+                             f"{'*' if round(abs(gap), 3) > 0.10 else ''})")
+            cells.append(f"{lib} " + (shown[0] + (f" [{shown[1]}]" if len(shown) > 1 else "")))
+        print(f"  {wkey} {key:34} " + "; ".join(cells))
+    return {"results": results, "failed": failed}
 
 
 if __name__ == "__main__":

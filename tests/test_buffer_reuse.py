@@ -196,3 +196,34 @@ def test_a_gradient_a_hook_kept_is_copied_into_grad() -> None:
     w.grad.mul_(3)
     assert np.array_equal(kept[0].numpy(), before)
     assert np.array_equal(w.grad.numpy(), before * 3)
+
+
+def test_cross_entropy_backward_reads_the_softmax_its_forward_kept() -> None:
+    x0, y0 = _logits(3)
+    z = al.tensor(x0, requires_grad=True)
+    loss = F.cross_entropy(z, al.tensor(y0))
+    node = loss.grad_fn.next_functions[0][0]
+    assert node.kept_exp is not None and not any(_aliases_scratch(a) for a in node.kept_exp)
+    logp = node._saved_result.detach().numpy()
+    loss.backward(retain_graph=True)
+    first = z.grad.numpy().copy()
+    z.grad = None
+    loss.backward()  # the kept softmax is read, never written: the same gradient again
+    assert np.array_equal(z.grad.numpy(), first)
+    assert node.kept_exp is None  # released with the saved tensors
+    # softmax - onehot, over the batch: the gradient exp(y) would give, to float32 rounding
+    dense = np.exp(logp.astype(np.float64))
+    dense[np.arange(512), y0] -= 1
+    dense /= 512
+    np.testing.assert_allclose(first, dense, rtol=1e-5, atol=1e-9)
+
+
+def test_cross_entropy_keeps_no_softmax_where_it_would_hide_it() -> None:
+    x0, y0 = _logits(4)
+    with al.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        loss = F.cross_entropy(al.tensor(x0, requires_grad=True), al.tensor(y0))
+    assert loss.grad_fn.next_functions[0][0].kept_exp is None  # hooks see all that is kept
+    small = F.cross_entropy(al.tensor(x0[:8, :10], requires_grad=True), al.tensor(y0[:8] % 10))
+    assert small.grad_fn.next_functions[0][0].kept_exp is None  # exact path: torch's exp(y)
+    with al.no_grad():
+        assert F.cross_entropy(al.tensor(x0), al.tensor(y0)).grad_fn is None

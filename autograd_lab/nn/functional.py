@@ -149,7 +149,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
             )
         return _cross_entropy_smoothed(input, target, weight, red, ignore_index,
                                        label_smoothing, class_dim)
-    logp = R.log_softmax(input, class_dim)
+    logp = R.log_softmax_keeping_exp(input, class_dim)
     loss = L.nll_loss_nd(logp, target, weight, red, ignore_index)
     node = loss.grad_fn
     # logp is private: a fused backward (the (N, C) form only; N-d inputs are viewed first)

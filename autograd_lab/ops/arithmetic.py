@@ -26,7 +26,6 @@ _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 
 
-
 def _binary(cls: type[Node], fn: Any, x: Any, y: Any, name: str) -> tuple[Tensor, Node | None]:
     if type(x) is Tensor and (type(y) is float or (type(y) is Tensor and y.dtype is x.dtype)):
         return binary_fast(cls, fn, x, y)
@@ -75,13 +74,14 @@ def _check_alpha(op: str, x: Any, y: Any, alpha: Any) -> None:
 
 def add(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
     """x + alpha * y."""
-    x = number_input(x, y)
-    if type(alpha) is not int or alpha != 1:
-        _check_alpha("add", x, y, alpha)
-    if alpha == 1:
-        out, node = _binary(AddBackward0, operator.add, x, y, "add")
+    if type(x) is Tensor and type(y) is float and type(alpha) is int and alpha == 1:
+        out, node = binary_fast(AddBackward0, operator.add, x, y)  # ``x + 0.5``: nothing to parse
     else:
-        out, node = _binary(AddBackward0, lambda a, b: a + alpha * b, x, y, "add")
+        x = number_input(x, y)
+        if type(alpha) is not int or alpha != 1:
+            _check_alpha("add", x, y, alpha)
+        fn = operator.add if alpha == 1 else (lambda a, b: a + alpha * b)
+        out, node = _binary(AddBackward0, fn, x, y, "add")
     if node is not None:
         node._saved["alpha"] = alpha
     return out
@@ -103,15 +103,8 @@ def _is_bool(v: Any) -> bool:
 
 
 def _bool_sub_error(x: Any, y: Any) -> RuntimeError:
-    if _is_bool(x) and _is_bool(y):  # a Python bool counts as a bool tensor
-        return RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
-            "or `logical_xor()` operator instead."
-        )
-    return RuntimeError(
-        "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-        "trying to invert a mask, use the `~` or `logical_not()` operator instead."
-    )
+    # a Python bool counts as a bool tensor
+    return RuntimeError(msg.BOOL_SUB_BOTH if _is_bool(x) and _is_bool(y) else msg.BOOL_SUB)
 
 
 def sub(x: Any, y: Any, *, alpha: float = 1) -> Tensor:
@@ -184,6 +177,11 @@ class MulBackward0(BinaryNode):
 
 def mul(x: Any, y: Any) -> Tensor:
     """x * y."""
+    if type(x) is Tensor and type(y) is float:  # ``x * 0.5``: nothing to parse or promote
+        out, node = binary_fast(MulBackward0, operator.mul, x, y)
+        if node is not None:  # as _save_operand: the number only if x wants a gradient
+            node._saved.update(other=y if node._fns[0] is not None else None, self=None)
+        return out
     x = number_input(x, y)
     out, node = _binary(MulBackward0, operator.mul, x, y, "mul")
     if node is not None:

@@ -108,7 +108,7 @@ class BackwardOp(Node):
         values = [self.saved(n) if n in self.saves else None for n in self.args]
         consts = {k: self._saved[k] for k in self.consts}
         grads = self.derivatives(gg, *values, **consts)
-        return tuple(g if nf[0] is not None else None for g, nf in zip(grads, self.next_functions))
+        return tuple(g if fn is not None else None for g, fn in zip(grads, self._fns))
 
     @classmethod
     def make_op(cls) -> Any:

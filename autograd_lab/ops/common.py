@@ -443,4 +443,4 @@ class BinaryNode(Node):
 
     def needs(self, i: int) -> bool:
         """Whether input ``i`` wants a gradient (it has an edge)."""
-        return self.next_functions[i][0] is not None
+        return self._fns[i] is not None

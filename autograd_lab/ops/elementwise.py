@@ -90,7 +90,7 @@ class ReluBackward0(Node):
 
 def relu(x: Tensor) -> Tensor:
     """max(x, 0)."""
-    data = unary_data(x, "relu")
+    data = x._data if type(x) is Tensor else unary_data(x, "relu")
     if x.dtype._cat == 0:
         raise RuntimeError("Boolean inputs not supported for relu")
     node = node_for(ReluBackward0, x)
@@ -410,17 +410,17 @@ class ClampBackward0(Node):
     def backward(self, g: Any) -> tuple:
         x = self.saved("self")
         lo, hi = self.saved("min"), self.saved("max")
-        nf = self.next_functions
+        nf = self._fns
         mask = True
         if lo is not None:
             mask = x >= lo
         if hi is not None:
             mask = (x <= hi) if mask is True else mask & (x <= hi)
         glo = ghi = None
-        if nf[1][0] is not None:
+        if nf[1] is not None:
             m = x < lo if hi is None else (x < lo) & (lo < hi)
             glo = sum_to(g * m, self.shapes[1])
-        if nf[2][0] is not None:
+        if nf[2] is not None:
             m = x > hi if lo is None else (x > hi) | (hi < lo)
             ghi = sum_to(g * m, self.shapes[2])
         return sum_to(g * mask, self.shapes[0]), glo, ghi
@@ -436,8 +436,8 @@ class ClampMinBackward1(Node):
         x, b = self.saved("self"), self.saved(self.bound)
         keep, past = (x >= b, x < b) if self.bound == "min" else (x <= b, x > b)
         # two comparisons, not one and its negation: a nan on either side sends nothing back
-        gx = sum_to(choose(keep, g, 0), self.shapes[0]) if self.next_functions[0][0] else None
-        gb = sum_to(choose(past, g, 0), self.shapes[1]) if self.next_functions[1][0] else None
+        gx = sum_to(choose(keep, g, 0), self.shapes[0]) if self._fns[0] else None
+        gb = sum_to(choose(past, g, 0), self.shapes[1]) if self._fns[1] else None
         return gx, gb
 
 

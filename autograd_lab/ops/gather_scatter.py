@@ -161,11 +161,11 @@ class ScatterBackward0(Node):
     def backward(self, g: Any) -> tuple:
         d, idx = self._saved["dim"], self.idx
         gx = gsrc = None
-        if self.next_functions[0][0] is not None:
+        if self._fns[0] is not None:
             gx = _zero_at(g, d, idx)
-        if len(self.next_functions) > 1 and self.next_functions[1][0] is not None:
+        if len(self._fns) > 1 and self._fns[1] is not None:
             gsrc = _src_grad(self, _take(g, d, idx))
-        return (gx, gsrc) if len(self.next_functions) > 1 else gx
+        return (gx, gsrc) if len(self._fns) > 1 else gx
 
 
 class ScatterBackward1(ScatterBackward0):
@@ -179,7 +179,7 @@ class ScatterAddBackward0(Node):
 
     def backward(self, g: Any) -> tuple:  # ``index`` is saved only when src needs a gradient
         gsrc = _src_grad(self, _take(g, self._saved["dim"], self.idx)) \
-            if self.next_functions[1][0] is not None else None
+            if self._fns[1] is not None else None
         return g, gsrc
 
 
@@ -249,7 +249,7 @@ def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str,
         node._saved["dim"] = d
         if tensor_src:
             node.src_shape = src._data.shape
-        needed = not add or node.next_functions[1][0] is not None
+        needed = not add or node._fns[1] is not None
         node.save("index", index if needed else None)
         c.show_saved(node, dim=c.shown_dim(dim))
         node.idx = idx
@@ -359,9 +359,9 @@ class IndexFillBackward1(IndexFillBackward0):
     zeroed,  dv = the sum of g over the filled slices (each once)"""
 
     def backward(self, g: Any) -> tuple:
-        gx = self._gx(g) if self.next_functions[0][0] is not None else None
+        gx = self._gx(g) if self._fns[0] is not None else None
         gv = None
-        if self.next_functions[1][0] is not None:
+        if self._fns[1] is not None:
             d, uniq = self._saved["dim"], np.unique(self.idx)
             if isinstance(g, Tensor):
                 gv = index_select(g, d, make(uniq, int64, None)).sum()

@@ -305,8 +305,8 @@ class MaskedFillBackward1(MaskedFillBackward0):
     dvalue = the sum of g over the mask (torch's masked_select(g, mask).sum())"""
 
     def backward(self, g: Any) -> Any:
-        gx = super().backward(g) if self.next_functions[0][0] is not None else None
-        if self.next_functions[1][0] is None:
+        gx = super().backward(g) if self._fns[0] is not None else None
+        if self._fns[1] is None:
             return gx, None
         mask = self.saved("mask")
         if isinstance(g, Tensor):  # torch's form for subclass-like tensors: where(...).sum()

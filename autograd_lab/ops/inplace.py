@@ -350,7 +350,7 @@ class CopyBackwards(Node):
         return "torch::autograd::CopyBackwards"
 
     def backward(self, g: Any) -> tuple:
-        return _zeros_like(g), (sum_to(g, self.src_shape) if self.next_functions[1][0] is not None
+        return _zeros_like(g), (sum_to(g, self.src_shape) if self._fns[1] is not None
                        else None)
 
 
@@ -365,7 +365,7 @@ class IndexPutBackward0(Node):
         gx = np.array(g, copy=True)
         gx[key] = 0
         gv = sum_to(np.asarray(g[key]), self.values_shape) \
-            if self.next_functions[1][0] is not None else None
+            if self._fns[1] is not None else None
         return gx, gv
 
 
@@ -521,7 +521,7 @@ class FillBackward3(Node):
 
     def backward(self, g: Any) -> tuple:
         gv = None
-        if self.next_functions[1][0] is not None:
+        if self._fns[1] is not None:
             gv = g.sum() if isinstance(g, Tensor) else np.asarray(g.sum())
         return _zeros_like(g), gv
 

@@ -53,9 +53,9 @@ _strides = torch_strides  # in elements (torch's unit), as torch has them for an
 def _save_factors(node: Node, a: Tensor, b: Tensor, a_name: str, b_name: str) -> None:
     """Save each factor of ``a @ b`` only when the other one needs a gradient, as torch."""
     node._saved[a_name] = node._saved[b_name] = None
-    if node.next_functions[1][0] is not None:
+    if node._fns[1] is not None:
         node.save(a_name, a)
-    if node.next_functions[0][0] is not None:
+    if node._fns[0] is not None:
         node.save(b_name, b)
 
 
@@ -68,16 +68,16 @@ class MmBackward0(Node):
     def backward(self, g: Any) -> tuple:
         """torch's mm_mat1/mat2_backward: for a column-major factor the product is taken
         transposed, so its gradient comes out column-major too."""
-        nf = self.next_functions
+        nf = self._fns
         ga = gb = None
         s = self._saved
-        if nf[0][0] is not None:
+        if nf[0] is not None:
             b = self.saved("mat2")
             if _column_major(s["self_sym_sizes"], s["self_sym_strides"]):
                 ga = _t(b @ _t(g))
             else:
                 ga = g @ _t(b)
-        if nf[1][0] is not None:
+        if nf[1] is not None:
             a = self.saved("self")
             if _column_major(s["mat2_sym_sizes"], s["mat2_sym_strides"]):
                 gb = _t(_t(g) @ a)
@@ -127,12 +127,12 @@ class MvBackward0(Node):
     saved_names = ("self", "vec")
 
     def backward(self, g: Any) -> tuple:
-        nf = self.next_functions
+        nf = self._fns
         ga = gv = None
-        if nf[0][0] is not None:
+        if nf[0] is not None:
             v = self.saved("vec")
             ga = (reshape(g, (-1, 1)) if isinstance(g, Tensor) else g.reshape(-1, 1)) * v
-        if nf[1][0] is not None:
+        if nf[1] is not None:
             a = self.saved("self")
             gv = mv(t(a), g) if isinstance(g, Tensor) or isinstance(a, Tensor) else a.T @ g
         return ga, gv
@@ -163,9 +163,9 @@ class DotBackward0(Node):
     saved_names = ("self", "tensor")
 
     def backward(self, g: Any) -> tuple:
-        nf = self.next_functions
-        return (g * self.saved("tensor") if nf[0][0] is not None else None,
-                g * self.saved("self") if nf[1][0] is not None else None)
+        nf = self._fns
+        return (g * self.saved("tensor") if nf[0] is not None else None,
+                g * self.saved("self") if nf[1] is not None else None)
 
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
@@ -199,14 +199,14 @@ class BmmBackward0(Node):
     saved_names = ("self", "mat2")
 
     def backward(self, g: Any) -> tuple:
-        nf = self.next_functions
+        nf = self._fns
         if not isinstance(g, Tensor):
-            ga = g @ c.swap_last(self.saved("mat2")) if nf[0][0] is not None else None
-            gb = c.swap_last(self.saved("self")) @ g if nf[1][0] is not None else None
+            ga = g @ c.swap_last(self.saved("mat2")) if nf[0] is not None else None
+            gb = c.swap_last(self.saved("self")) @ g if nf[1] is not None else None
             return ga, gb
         # create_graph: torch's bmm formulas, bmm and transpose nodes
-        ga = bmm(g, self.saved("mat2").transpose(1, 2)) if nf[0][0] is not None else None
-        gb = bmm(self.saved("self").transpose(1, 2), g) if nf[1][0] is not None else None
+        ga = bmm(g, self.saved("mat2").transpose(1, 2)) if nf[0] is not None else None
+        gb = bmm(self.saved("self").transpose(1, 2), g) if nf[1] is not None else None
         return ga, gb
 
 
@@ -357,13 +357,13 @@ class AddmmBackward0(Node):
                    "mat2_sym_sizes", "mat2_sym_strides")
 
     def backward(self, g: Any) -> tuple:
-        nf = self.next_functions
+        nf = self._fns
         s = self._saved
         alpha, beta = s["alpha"], s["beta"]
         gb = gm1 = gm2 = None
-        if nf[0][0] is not None:
+        if nf[0] is not None:
             gb = c.sum_to(g if beta == 1 else g * beta, self.bias_shape)
-        if nf[1][0] is not None:  # torch's mm_mat1/mat2_backward, as in MmBackward0
+        if nf[1] is not None:  # torch's mm_mat1/mat2_backward, as in MmBackward0
             m2 = self.saved("mat2")
             if _column_major(s["mat1_sym_sizes"], s["mat1_sym_strides"]):
                 gm1 = _t(m2 @ _t(g))
@@ -371,7 +371,7 @@ class AddmmBackward0(Node):
                 gm1 = g @ _t(m2)
             if alpha != 1:
                 gm1 = gm1 * alpha
-        if nf[2][0] is not None:
+        if nf[2] is not None:
             m1 = self.saved("mat1")
             if _column_major(s["mat2_sym_sizes"], s["mat2_sym_strides"]):  # W^T of Linear
                 gm2 = _t(_t(g) @ m1)
@@ -417,16 +417,16 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
     node = node_for(AddmmBackward0, bias, mat1, mat2)
     res = make(out, mat1.dtype, node)
     if node is not None:
-        nf = node.next_functions
+        nf = node._fns
         s = node._saved
         s["alpha"], s["beta"] = alpha, beta
         s["mat1"] = s["mat2"] = None
         s["mat1_sym_sizes"], s["mat2_sym_sizes"] = a.shape, b.shape
-        s["mat1_sym_strides"] = _strides(a) if nf[1][0] is not None else ()
-        s["mat2_sym_strides"] = _strides(b) if nf[2][0] is not None else ()
-        if nf[2][0] is not None:
+        s["mat1_sym_strides"] = _strides(a) if nf[1] is not None else ()
+        s["mat2_sym_strides"] = _strides(b) if nf[2] is not None else ()
+        if nf[2] is not None:
             node.save("mat1", mat1)
-        if nf[1][0] is not None:
+        if nf[1] is not None:
             node.save("mat2", mat2)
         node.bias_shape = bd.shape
     return res

@@ -236,9 +236,9 @@ class MseLossBackward0(Node):
 
     def backward(self, g: Any) -> tuple:
         x, y = self.saved("self"), self.saved("target")
-        nf, red = self.next_functions, self._saved["reduction"]
-        gx = bo.mse_loss_backward(g, x, y, red) if nf[0][0] is not None else None
-        gy = bo.mse_loss_backward(g, y, x, red) if nf[1][0] is not None else None
+        nf, red = self._fns, self._saved["reduction"]
+        gx = bo.mse_loss_backward(g, x, y, red) if nf[0] is not None else None
+        gy = bo.mse_loss_backward(g, y, x, red) if nf[1] is not None else None
         return gx, gy
 
 
@@ -338,9 +338,9 @@ class BinaryCrossEntropyBackward0(Node):
         red = self._saved["reduction"]
         n = p.size if not isinstance(p, Tensor) else p.numel()
         gp = gt = None
-        if self.next_functions[0][0] is not None:  # torch's binary_cross_entropy_backward
+        if self._fns[0] is not None:  # torch's binary_cross_entropy_backward
             gp = bo.binary_cross_entropy_backward(g, p, t, w, red)
-        if self.next_functions[1][0] is not None:  # d/dt = -logit(p) g, then w, then / n
+        if self._fns[1] is not None:  # d/dt = -logit(p) g, then w, then / n
             if isinstance(p, Tensor):
                 gt = -c.log(p / (-p + 1)) * g
             else:
@@ -388,7 +388,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         x, t = self.saved("self"), self.saved("target")
         w, pw = self.saved("weight"), self.saved("pos_weight")
         red = self._saved["reduction"]
-        if isinstance(g, Tensor) and pw is None and self.next_functions[1][0] is None:
+        if isinstance(g, Tensor) and pw is None and self._fns[1] is None:
             # create_graph: torch's (sigmoid(x) - t) * g (* w), then / numel for a mean
             gx = _weighted((c.sigmoid(x) - t) * g, w)
             return (bo.over(gx, x.numel()) if red == 1 else gx), None
@@ -396,14 +396,14 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         s = c.sigmoid(x)
         gx = gt = None
         # torch's order: the formula, times g, times w, then / numel for a mean
-        if self.next_functions[0][0] is not None:
+        if self._fns[0] is not None:
             if pw is None:
                 gx = (s - t) * g
             else:
                 pt = pw * t
                 gx = (((pt + 1) - t) * s - pt) * g
             gx = _grad_scale(_weighted(gx, w), n, red)
-        if self.next_functions[1][0] is not None:  # d/dt = -w (x + pw-weighted log-sigmoid term)
+        if self._fns[1] is not None:  # d/dt = -w (x + pw-weighted log-sigmoid term)
             if pw is None:
                 gt = -(x * g)
             elif isinstance(x, Tensor):

@@ -30,8 +30,8 @@ from .._messages import broadcast_error
 from .._saved_display import show_saved
 from ..anomaly_mode import ANOMALY, record_forward_trace
 from ..grad_mode import STATE
-from ..memory import Storage
-from ..node import Node, _seq, grad_accumulator
+from ..memory import _MEM, Storage
+from ..node import _NRS, Node, _seq, grad_accumulator
 from ..tensor import Tensor, _init, _make
 
 ndarray = np.ndarray
@@ -47,13 +47,20 @@ def make(data: Any, dt: dtype, node: Node | None) -> Tensor:
     """Wrap an op's result; numpy's 0-d scalars become arrays of the torch dtype."""
     if type(data) is not ndarray or data.dtype is not dt.np:
         data = np.asarray(data, dtype=dt.np)
-    # the body of tensor._make, inlined: this runs once per op
+    # the bodies of tensor._make and Storage(), inlined: this runs once per op
     t = _new_tensor(Tensor)
     t._data = data
     t.dtype = dt
     t.grad_fn = node
     t._rg = node is not None
-    t._vc = t._storage = Storage(data.nbytes)
+    st = _new_tensor(Storage)
+    st.nbytes = n = data.nbytes
+    st.version = 0
+    m = _MEM
+    m.allocated += n
+    if m.allocated > m.peak:
+        m.peak = m.allocated
+    t._vc = t._storage = st
     return t
 
 
@@ -77,9 +84,15 @@ def node_for(cls: type[Node], *inputs: Any) -> Node | None:
     else:
         return None
     node = _new_node(cls)
-    n = len(inputs)
-    node.next_functions = (_edge(inputs[0]),) if n == 1 else \
-        (_edge(inputs[0]), _edge(inputs[1])) if n == 2 else tuple([_edge(x) for x in inputs])
+    if len(inputs) == 1:
+        x = inputs[0]
+        fn = x.grad_fn if isinstance(x, Tensor) else None
+        if fn is not None and not x._output_nr:
+            node._fns, node._nrs = (fn,), _NR1
+        else:
+            node._fns, node._nrs = _edges(inputs)
+    else:
+        node._fns, node._nrs = _edges(inputs)
     node._saved = {}
     node._seq = next(_seq)
     if ANOMALY.enabled:
@@ -87,17 +100,25 @@ def node_for(cls: type[Node], *inputs: Any) -> Node | None:
     return node
 
 
-def _edge(x: Any) -> tuple:
-    """``node.edge`` for the ops' hot path (an isinstance test instead of getattr calls)."""
+def _edge_fn(x: Any) -> Node | None:
+    """The node an edge to input ``x`` leads to (``node.edge`` for the ops' hot path)."""
     if isinstance(x, Tensor):
         fn = x.grad_fn
         if fn is not None:
-            return (fn, x._output_nr)
+            return fn
         if x._rg and not x._nograd_view:
-            return (grad_accumulator(x), 0)
-    return _NO_EDGE
+            return grad_accumulator(x)
+    return None
 
-_NO_EDGE = (None, 0)
+
+def _edges(inputs: tuple) -> tuple[tuple, tuple]:
+    """A node's ``_fns`` and ``_nrs`` for ``inputs`` (the nrs shared when all are 0)."""
+    fns = tuple([_edge_fn(x) for x in inputs])
+    nrs = tuple([x._output_nr if isinstance(x, Tensor) and x.grad_fn is not None else 0
+                 for x in inputs])
+    return fns, (_NRS.get(len(nrs), nrs) if not any(nrs) else nrs)
+
+_NR1, _NR2 = _NRS[1], _NRS[2]
 _new_tensor = object.__new__
 _new_node = object.__new__
 
@@ -119,7 +140,13 @@ def binary_fast(cls: type[Node], fn: Any, x: Tensor, y: Any) -> tuple[Tensor, No
         raise broadcast_error(a.shape, b.shape) from None
     if STATE.enabled and (x._rg or (ty and y._rg)):
         node = _new_node(cls)
-        node.next_functions = (_edge(x), _edge(y) if ty else _NO_EDGE)
+        if ty or x._output_nr:
+            node._fns, node._nrs = _edges((x, y) if ty else (x, None))
+        else:
+            fn = x.grad_fn
+            if fn is None:  # x requires grad: a leaf (or a view made under no_grad)
+                fn = None if x._nograd_view else grad_accumulator(x)
+            node._fns, node._nrs = (fn, None), _NR2
         node._saved = {}
         node._seq = next(_seq)
         if ANOMALY.enabled:

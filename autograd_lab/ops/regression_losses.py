@@ -63,10 +63,10 @@ class _PiecewiseLossBackward(Node):
 
     def backward(self, g: Any) -> tuple:
         x, y = self.saved("self"), self.saved("target")
-        nf = self.next_functions
+        nf = self._fns
         op, red, k = self.op, self._saved["reduction"], self._saved[self.param]
-        gx = op(g, x, y, red, k) if nf[0][0] is not None else None
-        gy = op(g, y, x, red, k) if nf[1][0] is not None else None
+        gx = op(g, x, y, red, k) if nf[0] is not None else None
+        gy = op(g, y, x, red, k) if nf[1] is not None else None
         return gx, gy
 
 
@@ -211,11 +211,11 @@ class XlogyBackward0(Node):
 
     def backward(self, g: Any) -> tuple:
         x, y = self.saved("self"), self.saved("other")
-        nf = self.next_functions
+        nf = self._fns
         gx = gy = None
-        if nf[0][0] is not None:
+        if nf[0] is not None:
             gx = g * choose(x == 0, 0.0, c.log(y))
-        if nf[1][0] is not None:
+        if nf[1] is not None:
             gy = g * x / y
         return gx, gy
 

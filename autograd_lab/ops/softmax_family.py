@@ -10,6 +10,9 @@ small tensors (the ones teaching code prints) match torch bit for bit. Larger te
 numpy's arithmetic in the tensor's own dtype: along the last dim of a contiguous array, block
 by block of rows (``_BLOCK_BYTES``), so that the shifted values, their exp and the row sums of
 a block stay in the CPU cache (forward: two reads of x and one write of y; backward likewise).
+cross_entropy's log_softmax of such a tensor also keeps exp(x - max) and the row sums
+(``log_softmax_keeping_exp``): its backward needs exp(y), which is exp / sum to a few units in
+the last place, so it scales the kept array instead of taking a second exp.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from .._fma import fma32, fma64
 from .._messages import scalar_name as _scalar_name
 from .._precision import exact
 from .._scratch import scratch
+from ..node import _saved_tensors_hooks
 from . import backward_ops as bo
 from . import common as c
 from .common import Node, Tensor, norm_dim
@@ -55,6 +59,14 @@ class LogSoftmaxBackward0(Node):
 
     saved_names = ("dim", "result")
     sparse_grad: tuple | None = None  # (g, cols, vals) from cross_entropy's NllLossBackward0
+    # cross_entropy's exp(x - max) and its row sums for a large input, kept by the forward
+    # (``log_softmax_keeping_exp``): exp / sum stands for exp(y), so backward takes no second
+    # exp over the whole input
+    kept_exp: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _release(self) -> None:
+        self.kept_exp = None
+        super()._release()
 
     def backward(self, g: Any) -> Any:
         y = self.saved("result")
@@ -75,8 +87,9 @@ class LogSoftmaxBackward0(Node):
                     and not self._tensor_pre_hooks and not self._retained):
                 # g as nll_loss made it, one entry a row, seen by no one else: the gradient
                 # is written over it (no second 2 MB buffer to allocate and fault in)
-                return _log_softmax_backward_rows(y, g, sp[1], sp[2], out=g)
-            return _log_softmax_backward_rows(y, g)
+                return _log_softmax_backward_rows(y, g, sp[1], sp[2], out=g,
+                                                  kept_exp=self.kept_exp)
+            return _log_softmax_backward_rows(y, g, kept_exp=self.kept_exp)
         out = np.exp(y)  # in place from here: one temporary instead of three
         out *= -_rowsum(g, d)
         out += g
@@ -139,49 +152,63 @@ def _row_bufsize(k: int) -> int:
     return max(16, min(8192, -(-k // 16) * 16))
 
 
-def _log_softmax_rows(x: np.ndarray) -> np.ndarray:
+def _log_softmax_rows(x: np.ndarray, kept_exp: tuple[np.ndarray, np.ndarray] | None = None
+                      ) -> np.ndarray:
     """(x - max) - log(sum(exp(x - max))) along the last dim of a C-contiguous float array;
-    the whole-array form's arithmetic, a block of rows at a time."""
+    the whole-array form's arithmetic, a block of rows at a time. With ``kept_exp`` (an array
+    of x's shape and one of a sum per row), exp(x - max) and its row sums are written there
+    instead of into scratch buffers."""
     shape = x.shape
     k = shape[-1]
     x = x.reshape(-1, k)
     n = x.shape[0]
     res = np.empty(shape, x.dtype)
     y = res.reshape(n, k)
+    if kept_exp is not None:  # exp(x - max) and the row sums go to the caller's arrays
+        e_all, s = kept_exp[0].reshape(n, k), kept_exp[1]
+    else:
+        e_all = None
+        s = np.empty((n, 1), x.dtype)
     step = _block_rows(x)
     rows = min(step, n)
     # the shifted block and its exp stay in the cache, and in the scratch cache between
     # calls: never seen outside this function
     shifted = scratch("log_softmax.shifted", (rows, k), x.dtype)
-    ex = scratch("log_softmax.exp", (rows, k), x.dtype)
-    s = np.empty((n, 1), x.dtype)
+    ex = scratch("log_softmax.exp", (rows, k), x.dtype) if e_all is None else None
+    ls = np.empty((n, 1), x.dtype)  # log of the sums
     ones = np.ones(k, x.dtype)
     sub, exp, log, mv, amax = np.subtract, np.exp, np.log, np.matmul, np.maximum.reduce
     old = np.setbufsize(_row_bufsize(k))
     try:
         for i in range(0, n, step):
             j = i + step
-            yb, sb, xb = y[i:j], s[i:j], x[i:j]
-            t, e = shifted[:yb.shape[0]], ex[:yb.shape[0]]
+            yb, sb, lb, xb = y[i:j], s[i:j], ls[i:j], x[i:j]
+            t = shifted[:yb.shape[0]]
+            e = ex[:yb.shape[0]] if e_all is None else e_all[i:j]
             sub(xb, amax(xb, axis=1, keepdims=True), out=t)
             exp(t, out=e)
             mv(e, ones, out=sb[:, 0])  # BLAS row sums (as ``_rowsum``)
-            log(sb, out=sb)
-            sub(t, sb, out=yb)  # y is written once
+            log(sb, out=lb)
+            sub(t, lb, out=yb)  # y is written once
     finally:
         np.setbufsize(old)
     return res
 
 
 def _log_softmax_backward_rows(y: np.ndarray, g: np.ndarray, cols: np.ndarray | None = None,
-                               vals: np.ndarray | None = None,
-                               out: np.ndarray | None = None) -> np.ndarray:
+                               vals: np.ndarray | None = None, out: np.ndarray | None = None,
+                               kept_exp: tuple | None = None) -> np.ndarray:
     """g - exp(y) * sum(g) along the last dim, a block of rows at a time, into ``out`` (else
     a new array). With ``cols`` and ``vals``, ``g`` is known to be zero but for
     g[i, cols[i]] = vals[i] (nll_loss's gradient): sum(g) is ``vals`` and adding g touches
-    one entry a row (then ``out`` may be ``g`` itself)."""
+    one entry a row (then ``out`` may be ``g`` itself). With ``kept_exp``, the forward's
+    exp(x - max) and row sums, exp(y) is taken as exp / sum (equal to a few units in the
+    last place: the large-size policy) and the sum is divided into the per-row factor."""
     n = y.shape[-1]
     y2, g2 = y.reshape(-1, n), g.reshape(-1, n)
+    e2 = sums = None
+    if kept_exp is not None:
+        e2, sums = kept_exp[0].reshape(-1, n), kept_exp[1]
     negate = False
     if vals is None:
         s = -(g2 @ np.ones(n, dtype=g.dtype))[:, None]
@@ -195,18 +222,25 @@ def _log_softmax_backward_rows(y: np.ndarray, g: np.ndarray, cols: np.ndarray | 
             s = (-vals)[:, None]
         else:  # exp(y) * v, then 0 - that: the signs of zeros that exp(y) * -v + 0 gives
             s, negate = vals[:, None], True
+    if sums is not None:
+        s = s / sums
     # a new result is returned as allocated: AccumulateGrad can keep it without a copy
     res = np.empty_like(y) if out is None else out
     o2 = res.reshape(-1, n)
     step = _block_rows(y2)
     exp, mul, add = np.exp, np.multiply, np.add
     old = np.setbufsize(_row_bufsize(n))
+    if e2 is not None:  # one pass: no exp to keep in the cache
+        step = o2.shape[0]
     try:
         for i in range(0, o2.shape[0], step):
             j = i + step
             ob = o2[i:j]
-            exp(y2[i:j], out=ob)
-            mul(ob, s[i:j], out=ob)
+            if e2 is None:
+                exp(y2[i:j], out=ob)
+                mul(ob, s[i:j], out=ob)
+            else:
+                mul(e2[i:j], s[i:j], out=ob)
             if vals is None:
                 add(ob, g2[i:j], out=ob)
             elif negate:
@@ -215,7 +249,8 @@ def _log_softmax_backward_rows(y: np.ndarray, g: np.ndarray, cols: np.ndarray | 
         np.setbufsize(old)
     if vals is not None:  # g's one entry a row: exp(y) * -sum(g) + g there, as dense
         rows = np.arange(o2.shape[0])
-        o2[rows, cols] = np.exp(y2[rows, cols]) * -(vals + zero) + vals
+        ey = np.exp(y2[rows, cols]) if e2 is None else e2[rows, cols] / sums[:, 0]
+        o2[rows, cols] = ey * -(vals + zero) + vals
     return res
 
 
@@ -259,6 +294,22 @@ def _log_softmax_data(data: np.ndarray, d: int) -> np.ndarray:
     # log-probabilities near 0 (log_softmax([-2, 5]) was off by 2e-4 relative)
     out = np.subtract(data, m, order="C")  # torch's result is contiguous whatever x's layout
     out -= np.log(_rowsum(np.exp(out), d))
+    return out
+
+
+def log_softmax_keeping_exp(x: Tensor, dim: int) -> Tensor:
+    """``log_softmax(x, dim)`` for cross_entropy, whose backward needs exp(y): for an input
+    the large-size policy covers, the node also keeps the exp(x - max) and row sums the
+    forward computes on the way (backward scales them, instead of taking a second exp).
+    Not under saved-tensor hooks, which must see all that is kept."""
+    x, data, d = _softmax_input(x, dim, None, "log_softmax")
+    if not data.ndim or not _blockable(data, d) or not c.STATE.enabled or not x._rg \
+            or _saved_tensors_hooks:
+        return _softmax_result(LogSoftmaxBackward0, x, _log_softmax_data(data, d), d)
+    rows = data.size // data.shape[-1]
+    kept = (np.empty(data.shape, data.dtype), np.empty((rows, 1), data.dtype))
+    out = _softmax_result(LogSoftmaxBackward0, x, _log_softmax_rows(data, kept), d)
+    out.grad_fn.kept_exp = kept
     return out
 
 
