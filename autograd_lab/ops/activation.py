@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 
 from .._messages import scalar_name
+from .._precision import exact
+from .._vector_exp import silu32, silu_backward32
 from . import backward_ops as bo
 from . import common as c
 from .common import Node, Tensor, float_dtype, unary_data
@@ -111,6 +113,8 @@ class SiluBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         x = self.saved("self")
+        if not isinstance(x, Tensor) and x.dtype == np.float32 and exact(x.size):
+            return silu_backward32(np.asarray(g, np.float32), x)  # torch's fused kernel
         s = c.sigmoid(x)
         right = bo.plus(x * bo.from_scalar(1.0, s), 1.0)  # C++ evaluates the right factor first
         return g * s * right
@@ -119,7 +123,11 @@ class SiluBackward0(Node):
 def silu(x: Tensor) -> Tensor:
     """x * sigmoid(x)."""
     data = _float_input(x, "silu")
-    out, node = record(SiluBackward0, data / (data.dtype.type(1) + np.exp(-data)), x.dtype, x)
+    if data.dtype == np.float32 and exact(data.size):
+        y = silu32(data)
+    else:
+        y = data / (data.dtype.type(1) + np.exp(-data))
+    out, node = record(SiluBackward0, y, x.dtype, x)
     if node is not None:
         node.save("self", x)
     return out

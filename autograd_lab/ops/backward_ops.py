@@ -31,6 +31,7 @@ import numpy as np
 
 from .._fma import fma32, fma64
 from .._precision import exact
+from .._vector_exp import vector_part
 from .._zero_tensor import zero_grad
 from . import common as c
 from .arithmetic import _pow_data, add_scalar, div_scalar, mul_scalar, pow_scalar, sub
@@ -339,7 +340,12 @@ class EluBackwardBackward0(BackwardOp):
     @staticmethod
     def compute(g: Any, x: Any, alpha: float, input_scale: float = 1, is_result: bool = False,
                 scale: float = 1) -> Any:
-        return np.where(x <= 0, g * (np.exp(x) * alpha), g)  # torch's test: nan passes g
+        out = np.where(x <= 0, g * (np.exp(x) * alpha), g)  # the scalar test: nan passes g
+        if x.dtype.kind == "f" and np.isnan(x).any():  # the vector test (x > 0) sends it to exp
+            vec = vector_part(x)
+            if vec is not None:
+                out = np.where(vec & np.isnan(x), x, out)
+        return out
 
     def derivatives(self, gg: Any, g: Any, x: Any, alpha: float, input_scale: float = 1,
                     is_result: bool = False, scale: float = 1) -> tuple:
