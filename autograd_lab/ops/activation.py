@@ -11,7 +11,7 @@ import numpy as np
 
 from .._messages import scalar_name
 from .._precision import exact
-from .._vector_exp import silu32, silu_backward32
+from .._vector_math import gelu_tanh32, silu32, silu_backward32
 from . import backward_ops as bo
 from . import common as c
 from .common import Node, Tensor, float_dtype, unary_data
@@ -92,7 +92,9 @@ def gelu(x: Tensor, approximate: str = "none") -> Tensor:
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     one, half = data.dtype.type(1), data.dtype.type(0.5)
-    if approximate == "tanh":
+    if approximate == "tanh" and data.dtype == np.float32 and exact(data.size):
+        y = gelu_tanh32(data)  # torch's kernel: SLEEF's tanh on its vector part
+    elif approximate == "tanh":
         inner = data.dtype.type(_SQRT_2_PI) * (data + data.dtype.type(0.044715) * data ** 3)
         y = half * data * (one + np.tanh(inner))
     else:

@@ -29,9 +29,10 @@ from typing import Any
 
 import numpy as np
 
+from .. import _onednn_gelu as onednn_gelu
 from .._fma import fma32, fma64
 from .._precision import exact
-from .._vector_exp import vector_part
+from .._vector_math import gelu_tanh_backward32, vector_part
 from .._zero_tensor import zero_grad
 from . import common as c
 from .arithmetic import _pow_data, add_scalar, div_scalar, mul_scalar, pow_scalar, sub
@@ -304,8 +305,12 @@ class GeluBackwardBackward0(BackwardOp):
     @staticmethod
     def compute(g: Any, x: Any, approximate: str) -> Any:
         if approximate == "tanh":
+            if x.dtype == np.float32 and exact(x.size):  # torch's kernel, SLEEF's tanh
+                return gelu_tanh_backward32(np.asarray(g, np.float32), x)
             t, du = _tanh_parts(x)
             return g * ((t + 1) * 0.5 + x * 0.5 * (1 - t * t) * du)
+        if onednn_gelu.applies(x) and exact(x.size):  # torch calls oneDNN's kernel here
+            return onednn_gelu.gelu_backward(np.asarray(g, np.float32), x)
         cdf = (np_erf(x * _SQRT1_2) + 1) * 0.5
         pdf = np.exp(x * x * -0.5) * _INV_SQRT_2PI
         return g * (cdf + x * pdf)

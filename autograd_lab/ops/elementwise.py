@@ -9,7 +9,7 @@ import numpy as np
 from .. import _messages as msg
 from .._messages import scalar_name
 from .._precision import exact
-from .._vector_exp import sigmoid32
+from .._vector_math import sigmoid32
 from . import backward_ops as bo
 from . import common as c
 from .arithmetic import _save_operand, mul, mul_scalar, pow_scalar

@@ -358,3 +358,22 @@ case("elu_backward_nan_vector_part", """
         r.append((gx.isnan().tolist(), gg.isnan().tolist()))
     result = r
 """)
+
+# ---- gelu: oneDNN's derivative (contiguous float32, approximate='none'); SLEEF's tanh on the
+# ---- vector part and glibc's tanhf on the scalar tail (approximate='tanh') --------------------
+
+case("gelu_backward_onednn_float32", """
+    x = torch.linspace(-5.0, 5.0, 100).reshape(10, 10).requires_grad_()
+    g = torch.linspace(0.9, -1.2, 100).reshape(10, 10)
+    gx, = torch.autograd.grad(torch.nn.functional.gelu(x), x, g)
+    result = [v.hex() for v in gx.flatten().tolist()]
+""")
+case("gelu_tanh_vector_and_tail_float32", """
+    r = []
+    for n in (100, 63, 31):  # 96 vector + 4 scalar; 32 + 31; all scalar
+        x = torch.linspace(-6.0, 6.0, n).requires_grad_()
+        y = torch.nn.functional.gelu(x, approximate='tanh')
+        gx, = torch.autograd.grad(y, x, torch.linspace(1.1, -0.8, n))
+        r.append([[v.hex() for v in y.tolist()], [v.hex() for v in gx.tolist()]])
+    result = r
+""")
