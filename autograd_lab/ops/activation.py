@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _onednn_gelu as onednn_gelu
 from .._messages import scalar_name
 from .._precision import exact
 from .._vector_math import gelu_tanh32, silu32, silu_backward32
@@ -97,6 +98,8 @@ def gelu(x: Tensor, approximate: str = "none") -> Tensor:
     elif approximate == "tanh":
         inner = data.dtype.type(_SQRT_2_PI) * (data + data.dtype.type(0.044715) * data ** 3)
         y = half * data * (one + np.tanh(inner))
+    elif onednn_gelu.applies(data) and exact(data.size):  # torch calls oneDNN's kernel here
+        y = onednn_gelu.gelu(data)
     else:
         y = data * half * (one + _np_erf(data * data.dtype.type(_SQRT1_2)))
     out, node = record(GeluBackward0, y, x.dtype, x)

@@ -365,8 +365,11 @@ case("elu_backward_nan_vector_part", """
 case("gelu_backward_onednn_float32", """
     x = torch.linspace(-5.0, 5.0, 100).reshape(10, 10).requires_grad_()
     g = torch.linspace(0.9, -1.2, 100).reshape(10, 10)
-    gx, = torch.autograd.grad(torch.nn.functional.gelu(x), x, g)
-    result = [v.hex() for v in gx.flatten().tolist()]
+    y = torch.nn.functional.gelu(x)
+    gx, = torch.autograd.grad(y, x, g)
+    edges = torch.tensor([float('inf'), -float('inf'), 0.0, -0.0, 1e30, -1e30, 5.54, -5.6])
+    result = [[v.hex() for v in y.flatten().tolist()], [v.hex() for v in gx.flatten().tolist()],
+              [str(v) for v in torch.nn.functional.gelu(edges).tolist()]]
 """)
 case("gelu_tanh_vector_and_tail_float32", """
     r = []
