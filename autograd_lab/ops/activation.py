@@ -9,7 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from .. import _onednn_gelu as onednn_gelu
 from .._messages import scalar_name
+from .._precision import exact
+from .._vector_math import gelu_tanh32, silu32, silu_backward32
 from . import backward_ops as bo
 from . import common as c
 from .common import Node, Tensor, float_dtype, unary_data
@@ -90,9 +93,13 @@ def gelu(x: Tensor, approximate: str = "none") -> Tensor:
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     one, half = data.dtype.type(1), data.dtype.type(0.5)
-    if approximate == "tanh":
+    if approximate == "tanh" and data.dtype == np.float32 and exact(data.size):
+        y = gelu_tanh32(data)  # torch's kernel: SLEEF's tanh on its vector part
+    elif approximate == "tanh":
         inner = data.dtype.type(_SQRT_2_PI) * (data + data.dtype.type(0.044715) * data ** 3)
         y = half * data * (one + np.tanh(inner))
+    elif onednn_gelu.applies(data) and exact(data.size):  # torch calls oneDNN's kernel here
+        y = onednn_gelu.gelu(data)
     else:
         y = data * half * (one + _np_erf(data * data.dtype.type(_SQRT1_2)))
     out, node = record(GeluBackward0, y, x.dtype, x)
@@ -111,6 +118,8 @@ class SiluBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         x = self.saved("self")
+        if not isinstance(x, Tensor) and x.dtype == np.float32 and exact(x.size):
+            return silu_backward32(np.asarray(g, np.float32), x)  # torch's fused kernel
         s = c.sigmoid(x)
         right = bo.plus(x * bo.from_scalar(1.0, s), 1.0)  # C++ evaluates the right factor first
         return g * s * right
@@ -119,7 +128,11 @@ class SiluBackward0(Node):
 def silu(x: Tensor) -> Tensor:
     """x * sigmoid(x)."""
     data = _float_input(x, "silu")
-    out, node = record(SiluBackward0, data / (data.dtype.type(1) + np.exp(-data)), x.dtype, x)
+    if data.dtype == np.float32 and exact(data.size):
+        y = silu32(data)
+    else:
+        y = data / (data.dtype.type(1) + np.exp(-data))
+    out, node = record(SiluBackward0, y, x.dtype, x)
     if node is not None:
         node.save("self", x)
     return out

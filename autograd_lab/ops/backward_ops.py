@@ -29,8 +29,10 @@ from typing import Any
 
 import numpy as np
 
+from .. import _onednn_gelu as onednn_gelu
 from .._fma import fma32, fma64
 from .._precision import exact
+from .._vector_math import gelu_tanh_backward32, vector_part
 from .._zero_tensor import zero_grad
 from . import common as c
 from .arithmetic import _pow_data, add_scalar, div_scalar, mul_scalar, pow_scalar, sub
@@ -303,8 +305,12 @@ class GeluBackwardBackward0(BackwardOp):
     @staticmethod
     def compute(g: Any, x: Any, approximate: str) -> Any:
         if approximate == "tanh":
+            if x.dtype == np.float32 and exact(x.size):  # torch's kernel, SLEEF's tanh
+                return gelu_tanh_backward32(np.asarray(g, np.float32), x)
             t, du = _tanh_parts(x)
             return g * ((t + 1) * 0.5 + x * 0.5 * (1 - t * t) * du)
+        if onednn_gelu.applies(x) and exact(x.size):  # torch calls oneDNN's kernel here
+            return onednn_gelu.gelu_backward(np.asarray(g, np.float32), x)
         cdf = (np_erf(x * _SQRT1_2) + 1) * 0.5
         pdf = np.exp(x * x * -0.5) * _INV_SQRT_2PI
         return g * (cdf + x * pdf)
@@ -339,7 +345,12 @@ class EluBackwardBackward0(BackwardOp):
     @staticmethod
     def compute(g: Any, x: Any, alpha: float, input_scale: float = 1, is_result: bool = False,
                 scale: float = 1) -> Any:
-        return np.where(x <= 0, g * (np.exp(x) * alpha), g)  # torch's test: nan passes g
+        out = np.where(x <= 0, g * (np.exp(x) * alpha), g)  # the scalar test: nan passes g
+        if x.dtype.kind == "f" and np.isnan(x).any():  # the vector test (x > 0) sends it to exp
+            vec = vector_part(x)
+            if vec is not None:
+                out = np.where(vec & np.isnan(x), x, out)
+        return out
 
     def derivatives(self, gg: Any, g: Any, x: Any, alpha: float, input_scale: float = 1,
                     is_result: bool = False, scale: float = 1) -> tuple:

@@ -8,6 +8,8 @@ import numpy as np
 
 from .. import _messages as msg
 from .._messages import scalar_name
+from .._precision import exact
+from .._vector_math import sigmoid32
 from . import backward_ops as bo
 from . import common as c
 from .arithmetic import _save_operand, mul, mul_scalar, pow_scalar
@@ -67,7 +69,10 @@ def neg(x: Tensor) -> Tensor:
 
 
 def _sigmoid(a: np.ndarray) -> np.ndarray:
-    """torch's formula: exp(-a) overflows to inf for very negative a, giving exactly 0."""
+    """torch's formula: exp(-a) overflows to inf for very negative a, giving exactly 0.
+    float32 replays torch's kernel (its vectorised exp) below the precision policy's size."""
+    if a.dtype == _F32 and exact(a.size):
+        return sigmoid32(a)
     one = a.dtype.type(1)
     return one / (one + _f64(np.exp)(-a))
 

@@ -323,3 +323,60 @@ case("norm_inf_ties_and_nan_grad", """
     g2, = torch.autograd.grad(torch.norm(x, float('inf'), 1).sum(), x)
     result = [g1, g2]
 """)
+
+# ---- float32 sigmoid and silu: SLEEF's exp on the vector part, libm's on the scalar tail ------
+
+case("sigmoid_silu_vector_exp_float32", """
+    # 71 elements: two steps of 32 run the vector formula, the last 7 the scalar one
+    x = torch.linspace(-9.0, 9.0, 71).requires_grad_()
+    g = torch.linspace(1.3, -1.1, 71)
+    r = []
+    for f in (torch.sigmoid, torch.nn.functional.silu):
+        y = f(x)
+        gx, = torch.autograd.grad(y, x, g)
+        r.append([[v.hex() for v in y.tolist()], [v.hex() for v in gx.tolist()]])
+    xt = torch.linspace(-6.0, 6.0, 40 * 33).reshape(33, 40).t()  # transposed: memory order
+    r.append([v.hex() for v in torch.sigmoid(xt).flatten().tolist()])
+    result = r
+""")
+case("sigmoid_silu_vector_exp_rows_float32", """
+    # a slice of rows: each row of 40 is its own loop (32 vector, 8 scalar)
+    x = torch.linspace(-7.0, 7.0, 50 * 30).reshape(30, 50)[:, :40]
+    result = [[v.hex() for v in f(x).flatten().tolist()]
+              for f in (torch.sigmoid, torch.nn.functional.silu)]
+""")
+
+# ---- elu's backward at NaN: the vector formula gives NaN, the scalar tail passes the gradient -
+
+case("elu_backward_nan_vector_part", """
+    r = []
+    for dt, n in ((torch.float32, 40), (torch.float64, 20), (torch.float32, 20)):
+        x = torch.full((n,), float('nan'), dtype=dt).requires_grad_()
+        y = torch.nn.functional.elu(x, alpha=0.8)
+        gx, = torch.autograd.grad(y, x, torch.ones(n, dtype=dt), create_graph=True)
+        gg, = torch.autograd.grad(gx, x, torch.ones(n, dtype=dt))
+        r.append((gx.isnan().tolist(), gg.isnan().tolist()))
+    result = r
+""")
+
+# ---- gelu: oneDNN's derivative (contiguous float32, approximate='none'); SLEEF's tanh on the
+# ---- vector part and glibc's tanhf on the scalar tail (approximate='tanh') --------------------
+
+case("gelu_backward_onednn_float32", """
+    x = torch.linspace(-5.0, 5.0, 100).reshape(10, 10).requires_grad_()
+    g = torch.linspace(0.9, -1.2, 100).reshape(10, 10)
+    y = torch.nn.functional.gelu(x)
+    gx, = torch.autograd.grad(y, x, g)
+    edges = torch.tensor([float('inf'), -float('inf'), 0.0, -0.0, 1e30, -1e30, 5.54, -5.6])
+    result = [[v.hex() for v in y.flatten().tolist()], [v.hex() for v in gx.flatten().tolist()],
+              [str(v) for v in torch.nn.functional.gelu(edges).tolist()]]
+""")
+case("gelu_tanh_vector_and_tail_float32", """
+    r = []
+    for n in (100, 63, 31):  # 96 vector + 4 scalar; 32 + 31; all scalar
+        x = torch.linspace(-6.0, 6.0, n).requires_grad_()
+        y = torch.nn.functional.gelu(x, approximate='tanh')
+        gx, = torch.autograd.grad(y, x, torch.linspace(1.1, -0.8, n))
+        r.append([[v.hex() for v in y.tolist()], [v.hex() for v in gx.tolist()]])
+    result = r
+""")
