@@ -10,7 +10,7 @@ from __future__ import annotations
 from check_support import fails, passes, right, wrong
 
 import autograd_lab as torch
-from autograd_lab.teaching.checks import nb07
+from autograd_lab.teaching.checks import nb06, nb07
 
 # --- 07 · exercise 5: evaluate --------------------------------------------------------------------
 
@@ -110,3 +110,77 @@ def test_nb07_switch_through_the_registry():
     fails(nb07, "ex6", {"run": _run_if}, "torch.no_grad() block")
     fails(nb07, "ex6", {"run": _run_switch_leaks}, "grad mode")
     assert torch.is_grad_enabled()
+
+
+# --- 06 · exercise 4: zero_slice ------------------------------------------------------------------
+
+
+def _zero_slice(x, start, stop):
+    y = x.clone()
+    y[start:stop].zero_()
+    return y
+
+
+def _assign_slice(x, start, stop):
+    y = x.clone()
+    y[start:stop] = 0
+    return y
+
+
+def _on_the_leaf(x, start, stop):
+    x[start:stop].zero_()
+    return x
+
+
+def _by_mask(x, start, stop):
+    mask = torch.ones(x.shape)
+    mask[start:stop] = 0
+    return x * mask
+
+
+def _through_data(x, start, stop):
+    y = x.clone()
+    y.data[start:stop] = 0
+    return y
+
+
+def _the_view(x, start, stop):
+    return x.clone()[start:stop].zero_()
+
+
+def _detached_clone(x, start, stop):
+    y = x.detach().clone()
+    y[start:stop] = 0
+    return y
+
+
+def _under_no_grad(x, start, stop):
+    with torch.no_grad():
+        x[start:stop] = 0
+    return x
+
+
+def test_nb06_zero_slice(capsys):
+    right(capsys, nb06.ex4_zero_slice(_zero_slice))
+    right(capsys, nb06.ex4_zero_slice(_assign_slice))
+    wrong(capsys, nb06.ex4_zero_slice(_on_the_leaf), "leaf")
+    wrong(capsys, nb06.ex4_zero_slice(_by_mask), "MulBackward0, not CopySlices")
+    wrong(capsys, nb06.ex4_zero_slice(_through_data), ".data")
+    wrong(capsys, nb06.ex4_zero_slice(_the_view), "whole clone")
+    wrong(capsys, nb06.ex4_zero_slice(_detached_clone), "cut off")
+    wrong(capsys, nb06.ex4_zero_slice(_under_no_grad), "changed x")
+    wrong(capsys, nb06.ex4_zero_slice(lambda x, a, b: x.clone()), "unchanged")
+    wrong(capsys, nb06.ex4_zero_slice(None), "waiting for your answer")
+
+
+def test_nb06_zero_slice_through_the_registry():
+    passes(nb06, "ex4", {"zero_slice": _zero_slice})
+    passes(nb06, "ex4", {"zero_slice": _assign_slice})
+    fails(nb06, "ex4", {"zero_slice": _by_mask}, "CopySlices")
+    fails(nb06, "ex4", {"zero_slice": _on_the_leaf}, "leaf")
+    fails(nb06, "ex4", {"zero_slice": _through_data}, "CloneBackward0")
+
+    def fixed_slice(x, start, stop):  # the notebook's slice, whatever is asked
+        return _zero_slice(x, 1, 3)
+
+    fails(nb06, "ex4", {"zero_slice": fixed_slice}, "set to 0", fixed=False)
