@@ -10,7 +10,7 @@ from __future__ import annotations
 from check_support import fails, passes, right, wrong
 
 import autograd_lab as torch
-from autograd_lab.teaching.checks import nb06, nb07
+from autograd_lab.teaching.checks import nb06, nb07, nb08
 
 # --- 07 · exercise 5: evaluate --------------------------------------------------------------------
 
@@ -184,3 +184,60 @@ def test_nb06_zero_slice_through_the_registry():
         return _zero_slice(x, 1, 3)
 
     fails(nb06, "ex4", {"zero_slice": fixed_slice}, "set to 0", fixed=False)
+
+
+# --- 08 · exercise 5: run_segments ----------------------------------------------------------------
+
+checkpoint = torch.utils.checkpoint.checkpoint
+
+
+def _run_segments(x, segment, n):
+    h = x
+    for _ in range(n):
+        h = checkpoint(segment, h, use_reentrant=False)
+    return h
+
+
+def _stored(x, segment, n):
+    h = x
+    for _ in range(n):
+        h = segment(h)
+    return h
+
+
+def _one_checkpoint(x, segment, n):
+    return checkpoint(lambda h: _stored(h, segment, n), x, use_reentrant=False)
+
+
+def _reentrant(x, segment, n):
+    h = x
+    for _ in range(n):
+        h = checkpoint(segment, h, use_reentrant=True)
+    return h
+
+
+def _without_recording(x, segment, n):
+    with torch.no_grad():
+        return _stored(x, segment, n)
+
+
+def test_nb08_segments(capsys):
+    right(capsys, nb08.ex5_segments(_run_segments))
+    wrong(capsys, nb08.ex5_segments(_stored), "saved tensors are stored")
+    wrong(capsys, nb08.ex5_segments(_one_checkpoint), "whole chain")
+    wrong(capsys, nb08.ex5_segments(_reentrant), "use_reentrant=False")
+    wrong(capsys, nb08.ex5_segments(_without_recording), "cut off")
+    wrong(capsys, nb08.ex5_segments(lambda x, s, n: _run_segments(x, s, n - 1)), "applied")
+    wrong(capsys, nb08.ex5_segments(lambda x, s, n: _run_segments(x, s, n).tolist()), "list")
+    wrong(capsys, nb08.ex5_segments(None), "waiting for your answer")
+
+
+def test_nb08_segments_through_the_registry():
+    passes(nb08, "ex5", {"run_segments": _run_segments})
+    fails(nb08, "ex5", {"run_segments": _stored}, "stored")
+    fails(nb08, "ex5", {"run_segments": _one_checkpoint}, "Checkpoint each segment")
+
+    def four_segments(x, segment, n):  # the notebook's n, whatever is asked
+        return _run_segments(x, segment, 4)
+
+    fails(nb08, "ex5", {"run_segments": four_segments}, "times", fixed=False)
