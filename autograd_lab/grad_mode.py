@@ -139,8 +139,14 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801
     """Set grad mode to ``mode``; takes effect at once, and is undone on exit."""
 
     def __init__(self, mode: bool) -> None:
+        if type(mode) is not bool:  # torch's argument parser takes a bool and nothing else
+            kind = type(mode)
+            name = kind.__name__ if kind.__module__ == "builtins" else (
+                f"{kind.__module__}.{kind.__qualname__}")
+            raise TypeError("set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
+                            f"not {name}")
         super().__init__()
-        self._target = bool(mode)
+        self._target = mode
         self._prev.append(STATE.enabled)
         STATE.enabled = self._target
 

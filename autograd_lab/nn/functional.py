@@ -14,7 +14,7 @@ import numpy as np
 
 from .._dtype import dtype as DType
 from .._messages import broadcast_error, scalar_name
-from ..factories import check_number_arg
+from ..factories import check_number_arg, empty_like, zeros
 from ..ops import activation as A
 from ..ops import elementwise as U
 from ..ops import losses as L
@@ -25,10 +25,11 @@ from ..ops.embedding import embedding as _embedding
 from ..ops.indexing import one_hot as _one_hot
 from ..ops.inplace import apply_inplace, masked_fill_
 from ..ops.linalg import linear
+from ..random.inplace import bernoulli_
 from ..tensor import Tensor
 
-__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "elu",
-           "embedding", "gelu", "huber_loss", "kl_div", "l1_loss", "leaky_relu", "linear",
+__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout",
+           "elu", "embedding", "gelu", "huber_loss", "kl_div", "l1_loss", "leaky_relu", "linear",
            "log_softmax", "mse_loss", "nll_loss", "one_hot", "relu", "relu_", "sigmoid", "silu",
            "smooth_l1_loss", "softmax", "softplus", "tanh"]
 
@@ -77,6 +78,25 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
 def relu_(input: Tensor) -> Tensor:
     """max(x, 0), in place."""
     return input.relu_()
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True,
+            inplace: bool = False) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by 1/(1-p) (training only).
+
+    As torch's CPU kernel: Bernoulli(1-p) noise drawn into a tensor like ``input``, divided by
+    1-p, then multiplied in (``MulBackward0``); out of training, or with p = 0, ``input`` itself.
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        noise = zeros((), dtype=input.dtype)
+    else:
+        noise = bernoulli_(empty_like(input), 1 - p)
+        noise.div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
 
 
 def sigmoid(input: Tensor) -> Tensor:

@@ -11,6 +11,7 @@ from ...tensor import Tensor
 from ._common import PREDICTION, Feedback, check_value, missing, right, wrong
 from ._payloads import (
     FIXED,
+    Unanswered,
     Variant,
     answer,
     call,
@@ -19,6 +20,7 @@ from ._payloads import (
     failed,
     guarded,
     passed,
+    raised,
     show,
     spec,
     value_spec,
@@ -122,11 +124,108 @@ def ex3_step(step_: Any) -> Feedback:
                 "w -= lr * w.grad, written in place (-=) under torch.no_grad()")
 
 
+def _slice_cases(variant: Variant) -> list[tuple[list, int, int, list]]:
+    """(x, start, stop, weights of the loss) for each call of zero_slice."""
+    if variant.fixed:
+        return [([1.0, 2.0, 3.0, 4.0, 5.0], 1, 3, [1.0, 2.0, 3.0, 4.0, 5.0])]
+    rng = variant.rng("nb06.zero_slice")
+    out = []
+    for n in (6, 4):
+        start = int(rng.integers(0, n - 1))
+        stop = int(rng.integers(start + 1, n + 1))
+        if (start, stop) == (1, 3):  # never the notebook's slice: a hard-coded one must fail
+            stop = n
+        out.append((np.round(rng.normal(size=n), 2).tolist(), start, stop,
+                    np.round(rng.uniform(0.5, 3.0, size=n), 2).tolist()))
+    return out
+
+
+def _collect_slice(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "zero_slice", callable_=True)
+    runs = []
+    for values, start, stop, weights in _slice_cases(variant):
+        x = tensor(values, requires_grad=True)
+        try:
+            out = fn(x, start, stop)
+        except NotImplementedError as e:
+            raise Unanswered(str(e)) from None
+        except Exception as e:  # noqa: BLE001 - the student's error is recorded
+            runs.append({"raised": raised(e)})
+            continue
+        if out is Ellipsis:
+            raise Unanswered("...")
+        if not isinstance(out, Tensor):
+            runs.append({"kind": type(out).__name__})
+            continue
+        run = {"values": out.detach().tolist(), "requires_grad": out.requires_grad,
+               "node": type(out.grad_fn).__name__ if out.grad_fn is not None else None}
+        if out.requires_grad and out.shape == x.shape:
+            try:
+                (out * tensor(weights)).sum().backward()
+            except Exception as e:  # noqa: BLE001
+                run["backward_raised"] = raised(e)
+        run["grad"] = None if x.grad is None else x.grad.tolist()
+        run["x_after"], run["x_version"] = x.detach().tolist(), x._version
+        runs.append(run)
+    return {"runs": runs}
+
+
+def _judge_slice(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    for (values, start, stop, weights), run in zip(_slice_cases(variant), payload["runs"]):
+        if "raised" in run:
+            if "leaf Variable" in run["raised"]:
+                return failed("it writes into x, a leaf that requires grad, which autograd "
+                              "refuses: clone x and write into a view of the clone.")
+            return failed(f"calling it raised {run['raised']}")
+        if "kind" in run:
+            return failed(f"it returns a {run['kind']}; return the tensor with the zeros.")
+        expected = np.array(values, dtype=np.float32)
+        expected[start:stop] = 0
+        got = np.asarray(run["values"], dtype=np.float32)
+        if not np.allclose(run["x_after"], values) or run["x_version"] != 0:
+            return failed("it changed x itself: write into a clone of x.")
+        if got.shape != expected.shape:
+            return failed(f"it returns {got.shape[0] if got.ndim else 'a scalar'} values; "
+                          "return the whole clone, not the view you wrote into.")
+        if np.allclose(got, values) and not np.allclose(got, expected):
+            return failed("it returns x unchanged: set entries start:stop to 0.")
+        if not np.allclose(got, expected):
+            return failed(f"its values should be x with entries {start}:{stop} set to 0.")
+        if not run["requires_grad"]:
+            return failed("the result is cut off from x (no grad_fn): don't detach it, and "
+                          "don't write through .data.")
+        if run["node"] == "CloneBackward0":
+            return failed("its grad_fn is still CloneBackward0: autograd never saw the write "
+                          "(.data hides it), so the zeroed entries would still get a gradient.")
+        if run["node"] != "CopySlices":
+            return failed(f"its grad_fn is {run['node']}, not CopySlices: write the zeros in "
+                          "place into a view of a clone (y[start:stop].zero_()), as the "
+                          "exercise asks.")
+        if "backward_raised" in run:
+            return failed(f"backward through it raised {run['backward_raised']}")
+        grad = np.asarray(weights, dtype=np.float32)
+        grad[start:stop] = 0
+        if run["grad"] is None or not np.allclose(run["grad"], grad, rtol=1e-5, atol=1e-6):
+            return failed("the gradient that reaches x is not right: the zeroed entries should "
+                          "get 0, the others the loss's weights.")
+    return passed()
+
+
+def ex4_zero_slice(zero_slice: Any) -> Feedback:
+    """``zero_slice(x, start, stop)``: x with a slice zeroed in place through a view of a clone."""
+    return show("zero_slice", _judge_slice(guarded(_collect_slice)({"zero_slice": zero_slice}),
+                                           FIXED),
+                "y = x.clone(); y[start:stop].zero_(); return y")
+
+
 EXERCISES = {
     "ex1": value_spec(["predicted_version"], ex1_version, extra=lambda: (_version_example(),),
                       graded=False, formative_reason=PREDICTION),
     "ex2": value_spec(["grad", "x"], ex2_repair),
     "ex3": spec(_collect_step, _judge_step, "step_(w, lr)"),
+    "ex4": spec(_collect_slice, _judge_slice, "zero_slice"),
 }
 
 

@@ -7,7 +7,9 @@ from typing import Any
 import numpy as np
 
 from ...factories import tensor
-from ...grad_mode import is_grad_enabled
+from ...grad_mode import is_grad_enabled, no_grad, set_grad_enabled
+from ...nn.modules.module import Module
+from ...nn.parameter import Parameter
 from ._common import (
     Feedback,
     as_array,
@@ -237,9 +239,158 @@ def _judge_inference(payload: dict, variant: Variant) -> tuple[str, str]:
     return passed()
 
 
+class _ModeProbe(Module):
+    """A linear layer that notes, at each call, its mode and whether recording was on; in
+    training mode it zeroes its first output, as a dropout layer might."""
+
+    def __init__(self, weight: list) -> None:
+        super().__init__()
+        self.weight = Parameter(tensor(weight))
+        self.calls: list[tuple[bool, bool]] = []
+
+    def forward(self, x: Any) -> Any:
+        self.calls.append((self.training, is_grad_enabled()))
+        out = x @ self.weight.T
+        if self.training:
+            out = out * tensor([0.0] + [1.0] * (out.shape[-1] - 1))
+        return out
+
+
+def _mode_cases(variant: Variant) -> list[tuple[list, list, bool]]:
+    """(weight, X, train mode before the call) for each call of evaluate."""
+    if variant.fixed:
+        return [([[1.0, 2.0], [0.5, -1.0]], [[1.0, 1.0], [2.0, -1.0]], True),
+                ([[1.0, 2.0], [0.5, -1.0]], [[3.0, 0.5]], False)]
+    rng = variant.rng("nb07.evaluate")
+    out = []
+    for n_in, n_out, rows, mode in ((3, 2, 2, True), (2, 3, 1, False), (2, 2, 3, True)):
+        out.append((np.round(rng.normal(size=(n_out, n_in)), 2).tolist(),
+                    np.round(rng.normal(size=(rows, n_in)), 2).tolist(), mode))
+    return out
+
+
+def _collect_evaluate(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "evaluate", callable_=True)
+    runs = []
+    for weight, X, mode in _mode_cases(variant):
+        model = _ModeProbe(weight)
+        model.train(mode)
+        got = call(fn, model, tensor(X))
+        runs.append({"got": got, "calls": model.calls, "after": model.training,
+                     "grad_after": is_grad_enabled()})
+    return {"runs": runs}
+
+
+def _judge_evaluate(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    for (weight, X, mode), run in zip(_mode_cases(variant), payload["runs"]):
+        got = run["got"]
+        if "raised" in got:
+            return failed(f"calling it raised {got['raised']}")
+        if not run["calls"]:
+            return failed("it never called the model.")
+        if any(training for training, _ in run["calls"]):
+            return failed("the model ran in training mode (its dropout still active): call "
+                          "model.eval() first — no_grad does not change how layers behave.")
+        if any(recording for _, recording in run["calls"]):
+            return failed("the model ran with gradient recording on: eval() changes how layers "
+                          "behave, not whether a graph is recorded; add torch.no_grad().")
+        if run["after"] != mode:
+            return failed("it left the model in " + ("eval" if mode else "training") + " mode, "
+                          "but it was in " + ("training" if mode else "eval") + " mode before: "
+                          "note model.training first and restore it with model.train(...).")
+        if not run["grad_after"]:
+            return failed("recording is still off after it returned: use torch.no_grad() as a "
+                          "with block.")
+        value = got["value"]
+        if not (isinstance(value, dict) and "tensor" in value):
+            return failed("it should return the model's output, a tensor.")
+        expected = np.asarray(X) @ np.asarray(weight).T
+        out = np.asarray(value["tensor"])
+        if out.shape != expected.shape or not np.allclose(out, expected, rtol=1e-5, atol=1e-6):
+            return failed("it does not return model(X).")
+    return passed()
+
+
+def ex5_evaluate(evaluate: Any) -> Feedback:
+    """``evaluate(model, X)``: eval mode and no graph for the call, the model's mode restored."""
+    return show("evaluate", _judge_evaluate(guarded(_collect_evaluate)({"evaluate": evaluate}),
+                                            FIXED),
+                "was_training = model.training; model.eval(); with torch.no_grad(): out = "
+                "model(X); model.train(was_training); return out")
+
+
+def _switch_cases(variant: Variant) -> list[tuple[list, list, bool, bool]]:
+    """(weight, X, train, called inside no_grad) for each call of run."""
+    if variant.fixed:
+        w, X = [[1.0, -2.0], [0.5, 3.0]], [[1.0, 2.0]]
+        return [(w, X, True, False), (w, X, False, False), (w, X, True, True)]
+    rng = variant.rng("nb07.switch")
+    out = []
+    for train, inside in ((False, False), (True, True), (True, False), (False, True)):
+        out.append((np.round(rng.normal(size=(2, 3)), 2).tolist(),
+                    np.round(rng.normal(size=(2, 3)), 2).tolist(), train, inside))
+    return out
+
+
+def _collect_switch(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "run", callable_=True)
+    runs, mode = [], is_grad_enabled()
+    for weight, X, train, inside in _switch_cases(variant):
+        probe = _Probe(weight)
+        if inside:
+            with no_grad():
+                got = call(fn, probe, tensor(X), train)
+                after = is_grad_enabled()
+        else:
+            got = call(fn, probe, tensor(X), train)
+            after = is_grad_enabled()
+        set_grad_enabled(mode)  # undo a mode the answer left switched
+        runs.append({"got": got, "calls": probe.calls, "after": after})
+    return {"runs": runs}
+
+
+def _judge_switch(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    for (weight, X, train, inside), run in zip(_switch_cases(variant), payload["runs"]):
+        got = run["got"]
+        where = " when called inside a torch.no_grad() block" if inside else ""
+        if "raised" in got:
+            return failed(f"calling it with train={train}{where} raised {got['raised']}")
+        if not run["calls"]:
+            return failed("it never called the model.")
+        if any(recording != train for recording in run["calls"]):
+            return failed(f"with train={train}{where} the model ran with recording "
+                          + ("off" if train else "on") + ": torch.set_grad_enabled(train) sets "
+                          "the mode to train, whatever it was outside.")
+        if run["after"] != (not inside):
+            return failed("it changed the grad mode for the code after it: use "
+                          "torch.set_grad_enabled(train) as a with block, which restores it.")
+        value = got["value"]
+        if not (isinstance(value, dict) and "tensor" in value):
+            return failed("it should return the model's output, a tensor.")
+        if value["requires_grad"] != train:
+            return failed(f"with train={train} its output should "
+                          + ("" if train else "not ") + "require grad.")
+        expected = np.asarray(X) @ np.asarray(weight).T
+        if not close(value["tensor"], expected):
+            return failed("it does not return model(X).")
+    return passed()
+
+
+def ex6_switch(run: Any) -> Feedback:
+    """``run(model, X, train)``: model(X) with recording on exactly when ``train``."""
+    return show("run", _judge_switch(guarded(_collect_switch)({"run": run}), FIXED),
+                "with torch.set_grad_enabled(train): return model(X)")
+
+
 EXERCISES = {
     "ex1": spec(_collect_targets, _judge_targets, "target_grad"),
     "ex2": spec(_collect_snapshot, _judge_snapshot, "snapshot"),
     "ex3": spec(_collect_inference, _judge_inference, "preds and preds_np"),
     "ex4": spec(_collect_predict, _judge_predict, "predict"),
+    "ex5": spec(_collect_evaluate, _judge_evaluate, "evaluate"),
+    "ex6": spec(_collect_switch, _judge_switch, "run"),
 }

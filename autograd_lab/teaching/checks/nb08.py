@@ -6,8 +6,24 @@ from typing import Any
 
 import numpy as np
 
+from ...factories import tensor
+from ...memory import memory_allocated
+from ...tensor import Tensor
 from ._common import PREDICTION, Feedback, check_value, missing, wrong
-from ._payloads import value_spec
+from ._payloads import (
+    FIXED,
+    Unanswered,
+    Variant,
+    answer,
+    early,
+    failed,
+    guarded,
+    passed,
+    raised,
+    show,
+    spec,
+    value_spec,
+)
 
 NOTEBOOK = "08_graph_memory"
 
@@ -97,7 +113,116 @@ def ex4_timeline(mib_plain: Any, mib_retained: Any, measured_plain: float,
 
 
 N = 2 ** 18  # the exercises' float32 tensors of 2**18 values
-EXERCISES = {  # predictions of what the notebook then measures: formative
+
+
+# ---- exercise 5: checkpoint every segment ------------------------------------------------------
+
+RNG_STATE = 5056  # bytes of the CPU generator state each checkpoint keeps (to replay dropout)
+
+
+def _segment_cases(variant: Variant) -> list[tuple[list, int, int]]:
+    """(x, n segments, tanh per segment) for each call of run_segments."""
+    if variant.fixed:
+        return [(np.linspace(-2.0, 2.0, 4096).tolist(), 4, 3)]
+    rng = variant.rng("nb08.segments")  # never the notebook's 4 segments: a fixed n must fail
+    return [(np.round(rng.normal(size=int(rng.integers(3000, 6000))), 3).tolist(),
+             int(rng.choice([3, 5, 6])), int(rng.integers(2, 5))) for _ in range(2)]
+
+
+def _collect_segments(ns: dict, variant: Variant) -> dict:
+    fn = answer(ns, "run_segments", callable_=True)
+    runs = []
+    for values, n, depth in _segment_cases(variant):
+        calls: list[int] = []
+
+        def segment(h: Any, depth: int = depth, calls: list = calls) -> Any:
+            calls.append(1)
+            for _ in range(depth):
+                h = h.tanh()
+            return h
+
+        out = None  # the previous call's result and graph go before measuring this one
+        x = tensor(values, requires_grad=True)
+        start = memory_allocated()
+        try:
+            out = fn(x, segment, n)
+        except NotImplementedError as e:
+            raise Unanswered(str(e)) from None
+        except Exception as e:  # noqa: BLE001 - the student's error is recorded
+            runs.append({"raised": raised(e)})
+            continue
+        if out is Ellipsis:
+            raise Unanswered("...")
+        if not isinstance(out, Tensor):
+            runs.append({"kind": type(out).__name__})
+            continue
+        run = {"held": memory_allocated() - start, "forward_calls": len(calls),
+               "values": out.detach().tolist(), "requires_grad": out.requires_grad,
+               "node": out.grad_fn.name() if out.grad_fn is not None else None}
+        if out.requires_grad and out.shape == x.shape:
+            try:
+                out.sum().backward()
+            except Exception as e:  # noqa: BLE001
+                run["backward_raised"] = raised(e)
+        run["calls"] = len(calls)
+        run["grad"] = None if x.grad is None else x.grad.tolist()
+        runs.append(run)
+    return {"runs": runs}
+
+
+def _judge_segments(payload: dict, variant: Variant) -> tuple[str, str]:
+    if (out := early(payload)) is not None:
+        return out
+    for (values, n, depth), run in zip(_segment_cases(variant), payload["runs"]):
+        if "raised" in run:
+            return failed(f"calling it raised {run['raised']}")
+        if "kind" in run:
+            return failed(f"it returns a {run['kind']}; return the tensor after the n segments.")
+        h = np.asarray(values, dtype=np.float64)
+        grad = np.ones_like(h)
+        for _ in range(n * depth):
+            h = np.tanh(h)
+            grad *= 1 - h * h
+        got = np.asarray(run["values"])
+        if got.shape != h.shape or not np.allclose(got, h, rtol=1e-4, atol=1e-5):
+            return failed(f"it does not return segment applied {n} times to x.")
+        if run["forward_calls"] != n:
+            return failed(f"segment ran {run['forward_calls']} times in forward; it should "
+                          f"run once per segment ({n}).")
+        if not run["requires_grad"]:
+            return failed("the result is cut off from x: no gradient can reach x (was it "
+                          "computed under no_grad, or detached?).")
+        if run["node"] == "CheckpointFunctionBackward":
+            return failed("that is the reentrant checkpoint: pass use_reentrant=False, as the "
+                          "exercise asks.")
+        bytes_ = h.size * 4
+        stored = run["held"] / bytes_
+        if run["held"] > n * (bytes_ + 2 * RNG_STATE):
+            return failed(f"forward kept {stored:.0f} tensors of x's size: the segments' saved "
+                          "tensors are stored. Wrap each segment in checkpoint(..., "
+                          "use_reentrant=False).")
+        if run["held"] < (n - 0.5) * bytes_:
+            return failed("forward kept only the result: one checkpoint around the whole chain "
+                          "makes backward recompute every segment at once, so its peak is as "
+                          "high as storing everything. Checkpoint each segment.")
+        if "backward_raised" in run:
+            return failed(f"backward through it raised {run['backward_raised']}")
+        if run["calls"] - run["forward_calls"] != n:
+            return failed(f"backward ran segment {run['calls'] - run['forward_calls']} times; "
+                          f"each of the {n} checkpointed segments is recomputed once.")
+        if run["grad"] is None or not np.allclose(run["grad"], grad, rtol=1e-4, atol=1e-6):
+            return failed("the gradient that reaches x is not the stored chain's.")
+    return passed()
+
+
+def ex5_segments(run_segments: Any) -> Feedback:
+    """``run_segments(x, segment, n)``: n applications of segment, each one checkpointed."""
+    return show("run_segments", _judge_segments(guarded(_collect_segments)(
+        {"run_segments": run_segments}), FIXED),
+        "h = x; then n times: h = checkpoint(segment, h, use_reentrant=False); return h")
+
+
+EXERCISES = {  # ex1-ex4 predict what the notebook then measures: formative
     "ex1": value_spec(["predicted_bytes"], ex1_bytes, extra=lambda: (50 * N * 4,),
                       graded=False, formative_reason=PREDICTION),
     "ex2": value_spec(["predicted_after"], ex2_after, extra=lambda: (2 * N * 4 + 4,),
@@ -106,4 +231,5 @@ EXERCISES = {  # predictions of what the notebook then measures: formative
                       extra=lambda: (4, 4 * 1024 * 4), graded=False, formative_reason=PREDICTION),
     "ex4": value_spec(["mib_plain", "mib_retained"], ex4_timeline, extra=lambda: (8.0, 20.0),
                       graded=False, formative_reason=PREDICTION),
+    "ex5": spec(_collect_segments, _judge_segments, "run_segments"),
 }
