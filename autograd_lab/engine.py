@@ -380,8 +380,9 @@ def _materialize(node: Node, grads: list) -> list:
 
 def _free(node: Node, listener: Listener) -> None:
     """Without ``retain_graph``: release the node's saved tensors once it has run, and tell
-    the listener which ones."""
-    names = [k for k, _ in node.saved_tensors_info()]
+    the listener which ones, by name in torch's order (alphabetical, as its ``_saved_*``
+    attributes are declared; torch releases them all at once)."""
+    names = sorted(k for k, _ in node.saved_tensors_info())
     node._release()
     if names:
         listener.on_free(node, names)
