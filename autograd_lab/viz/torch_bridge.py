@@ -79,7 +79,7 @@ def to_numpy(t: Any) -> np.ndarray:
     t = t.detach()
     if str(t.dtype) == "torch.bfloat16":
         t = t.float()
-    return np.array(t.cpu().numpy(), copy=True)
+    return np.array(t.numpy(force=True), copy=True)  # force: a ZeroTensor, a conj view
 
 
 def _grad_array(g: Any) -> np.ndarray | None:
@@ -325,8 +325,9 @@ class _Run:
 
     def _post(self, fn: Any, node: Node) -> Any:
         def hook(grad_inputs: tuple, grad_outputs: tuple) -> None:
-            if not self.retain_graph:
-                names = [k for k, _ in node.saved_tensors_info()]
+            if not self.retain_graph:  # every saved tensor, lists of them (indices) too
+                names = [k for k, v in node._saved.items() if type(v) is SavedTensor
+                         or (isinstance(v, tuple) and any(isinstance(x, Tensor) for x in v))]
                 for k in names:
                     node._saved[k] = FREED
                 if names:
