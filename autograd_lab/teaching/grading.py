@@ -30,7 +30,7 @@ from .checks._payloads import FIXED, STATUSES, Variant
 
 __all__ = ["EXERCISES", "Exercise", "FIXED", "MODULES", "STATUSES", "Variant", "exercise"]
 
-MODULES = [f"nb{i:02d}" for i in range(17)]  # one check module per notebook
+MODULES = [f"nb{i:02d}" for i in range(18)]  # one check module per notebook
 
 
 @dataclass(frozen=True)
