@@ -1,8 +1,8 @@
-"""The pictures on real PyTorch (``viz.torch_bridge``): these tests need torch installed.
+"""The pictures on real PyTorch (``viz.torch_bridge``), run on real torch (marker ``torch``).
 
-They run in the interpreter that has torch (``scripts/test.sh`` runs them with ``.venv-torch``,
-marker ``torch``); the frames of every course stepper and of generated programs are compared
-with torch's recorded ones without torch, in ``test_stepper_goldens.py``.
+``scripts/test.sh`` installs torch==2.13.0 into ``.venv`` first (``setup.sh --torch``). These
+few check the bridge itself; the frames of every course stepper and of 520 generated programs
+are compared with torch's recorded ones, without torch, in ``test_stepper_goldens.py``.
 """
 
 from __future__ import annotations
