@@ -35,8 +35,6 @@ KNOWN = {
     364: "the same: first .grad of several leaves aliased through an expanded gradient",
     542: "the same: first .grad of several leaves aliased through an expanded gradient",
     674: "the same: first .grad of several leaves aliased through an expanded gradient",
-    315: "cross_entropy with label_smoothing and ignore_index: torch's graph takes the smoothing "
-         "term's MulBackward1 from NllLoss2dBackward0, ours from DivBackward0",
     327: "PowBackward1 (tensor ** tensor) in float32: the gradient differs in the last bit",
     543: "LogSoftmaxBackward0 with gradients near 1e15: the sum cancels; torch's order of "
          "additions differs from ours",
