@@ -45,7 +45,7 @@ from ._zero_tensor import ZeroGrad
 from .anomaly_mode import ANOMALY, check_nan, report_error
 from .grad_mode import STATE
 from .listener import Listener, _listeners, copy, current, listen  # noqa: F401  (re-exported)
-from .node import AccumulateGrad, Node, accumulate_grad, grad_accumulator
+from .node import FREED, AccumulateGrad, Node, accumulate_grad, grad_accumulator
 from .tensor import Tensor, _make, _wrap_grad
 
 # ---- entry points -----------------------------------------------------------------------------
@@ -382,9 +382,12 @@ def _materialize(node: Node, grads: list) -> list:
 
 def _free(node: Node, listener: Listener) -> None:
     """Without ``retain_graph``: release the node's saved tensors once it has run, and tell
-    the listener which ones."""
-    names = [k for k, _ in node.saved_tensors_info()]
+    the listener which ones, by name in torch's order (alphabetical, as its ``_saved_*``
+    attributes are declared; torch releases them all at once). A saved Python number is one
+    of them: torch saves it as a 0-d tensor and frees it too."""
+    held = {k for k, v in node._saved.items() if v is not FREED}
     node._release()
+    names = sorted(k for k in held if node._saved[k] is FREED)
     if names:
         listener.on_free(node, names)
 

@@ -4,8 +4,11 @@
 #     fonts-noto-color-emoji (Chromium has no emoji font otherwise: ✅ and ❌ look the same)
 #   - a virtual environment in .venv with `pip install -e ".[dev]"`
 #
-# Usage: bash scripts/setup.sh [--browser]
+# Usage: bash scripts/setup.sh [--browser] [--site] [--torch]
 #   --browser (or AUTOGRAD_LAB_BROWSER=1)  also ensure /usr/bin/chromium and the fonts
+#   --torch (or AUTOGRAD_LAB_TORCH=1)  also install PyTorch into .venv (test.sh: the pictures on
+#     real torch and notebook 17): torch==2.13.0, unless a torch 2.13 or newer is there already;
+#     AUTOGRAD_LAB_TORCH_INDEX=URL adds an index (CI: PyTorch's CPU wheels, not PyPI's CUDA build)
 #   PYTHON=python3.12 bash scripts/setup.sh  choose the interpreter for a new .venv
 #
 # The pip install runs again only when pyproject.toml changed since the last
@@ -21,11 +24,13 @@ root="$PWD"
 
 want_browser="${AUTOGRAD_LAB_BROWSER:-0}"
 want_site="${AUTOGRAD_LAB_SITE:-0}"
+want_torch="${AUTOGRAD_LAB_TORCH:-0}"
 for arg in "$@"; do
     case "$arg" in
         --browser) want_browser=1 ;;
         --site) want_site=1 ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --torch) want_torch=1 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "setup: unknown argument: $arg" >&2; exit 2 ;;
     esac
 done
@@ -150,6 +155,26 @@ else
     rm -f "$STAMP"
     PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/python" -m pip install -q -e ".[dev]"
     echo "$want" >"$STAMP"
+fi
+
+# ----------------------------------------------------------------- torch ---
+# Exactly 2.13.0: a version range pulls a CUDA build of several gigabytes on PyPI's index.
+# A newer torch already installed is kept (the pictures work on torch 2.2 and later).
+if [[ "$want_torch" == 1 ]]; then
+    if "$VENV/bin/python" - <<'PY' >/dev/null 2>&1
+import importlib.metadata as m, sys
+v = tuple(int(p) for p in m.version("torch").split("+")[0].split(".")[:2])
+sys.exit(0 if v >= (2, 13) else 1)
+PY
+    then
+        say "torch present ($("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("torch"))'))"
+    else
+        say "installing torch==2.13.0 (CPU) into $VENV"
+        index=()
+        [[ -n "${AUTOGRAD_LAB_TORCH_INDEX:-}" ]] && index=(--extra-index-url "$AUTOGRAD_LAB_TORCH_INDEX")
+        PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/python" -m pip install -q \
+            ${index[@]+"${index[@]}"} "torch==2.13.0"
+    fi
 fi
 
 # ---------------------------------------------------- website packages ---

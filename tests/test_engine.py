@@ -518,6 +518,7 @@ def test_listener_fan_out_fan_in() -> None:
         ("edge", "ExpBackward0", 0, "MulBackward0", 0, list(np.exp(av))),
         # fan-in: the Mul node runs once, with the two gradients summed
         ("node", "MulBackward0", [list(np.cos(av) + np.exp(av))]),
+        ("free", "MulBackward0", ["other"]),  # the 2, saved as a 0-d tensor as torch does
         ("edge", "MulBackward0", 0, ACC, 0, list(2 * (np.cos(av) + np.exp(av)))),
         ("node", ACC, [list(2 * (np.cos(av) + np.exp(av)))]),
         ("accumulate", x, list(2 * (np.cos(av) + np.exp(av))),
@@ -546,7 +547,9 @@ def test_listener_retained_grad_and_second_backward() -> None:
     assert acc[0][2:] == ([6.0, 12.0], [12.0, 24.0])  # totals show the accumulation
     assert acc[1][2:] == ([18.0, 36.0], [36.0, 72.0])
     frees = [e for e in rec2.events if e[0] == "free"]
-    assert frees == [("free", "MulBackward0", ["other", "self"])]
+    # h * h, then x * 3: the 3 is saved as a 0-d tensor and freed, as torch frees it
+    assert frees == [("free", "MulBackward0", ["other", "self"]),
+                     ("free", "MulBackward0", ["other"])]
     assert h.grad.tolist() == [12.0, 24.0]
 
 

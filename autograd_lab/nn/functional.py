@@ -203,8 +203,10 @@ def _cross_entropy_smoothed(input: Tensor, target: Tensor, weight: Tensor | None
         ret = smooth.sum()
     else:
         ret = smooth
-    return (mul_scalar(nll, 1 - label_smoothing)
-            + mul_scalar(ret, label_smoothing / n_classes))
+    # torch's C++ ``(1 - s) * nll + ret * (s / C)`` evaluates the right operand first, so that
+    # Mul node is the older one and runs second in backward
+    smoothed = mul_scalar(ret, label_smoothing / n_classes)
+    return mul_scalar(nll, 1 - label_smoothing) + smoothed
 
 
 def _cross_entropy_prob(input: Tensor, target: Tensor, weight: Tensor | None, red: int,

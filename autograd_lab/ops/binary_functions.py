@@ -153,9 +153,9 @@ def hypot(x: Tensor, y: Tensor) -> Tensor:
     if dt._cat != 2:
         raise msg.not_implemented_for("hypot_cpu", dt)
     out, node = _binary(HypotBackward0, _in_f64(np.hypot), x, y, "hypot")
-    if node is not None:
-        node.save("self", x)
-        node.save("other", y)
+    if node is not None:  # as torch: each input only when the other's formula needs it
+        node.save("self", x if node.needs(0) else None)
+        node.save("other", y if node.needs(1) else None)
         node.save_output("result", out)
     return out
 
@@ -203,6 +203,7 @@ def fmod(x: Tensor, y: Any) -> Tensor:
         out, node = _binary(FmodBackward1, np.fmod, x, y, "fmod")
     if node is not None:
         node.out_dtype = dt
-        node.save("self", x)
-        node.save("other", y)
+        if node.needs(1):  # as torch: only other's formula reads them
+            node.save("self", x)
+            node.save("other", y)
     return out

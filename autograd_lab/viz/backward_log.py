@@ -24,6 +24,7 @@ from ..tensor import Tensor
 from ._labels import fmt_array, node_title
 from .dot import build_graph
 from .graph_spec import GraphSpec
+from .torch_bridge import mirror_args
 
 __all__ = ["BackwardLog", "Frame", "Run", "fmt_grad"]
 
@@ -123,6 +124,10 @@ class BackwardLog:
 
     def __init__(self, roots: list[Tensor], gradient: Any, inputs: Any,
                  params: dict[str, Tensor] | None, presenter: bool, max_nodes: int | None) -> None:
+        roots, params, self.bridge = mirror_args(roots, params)  # torch: its graph, mirrored
+        if self.bridge is not None and inputs is not None:
+            raise ValueError("record_backward on torch tensors does not support inputs=: torch "
+                             "reports nothing for the nodes it skips")
         self.roots, self.gradient, self.inputs = roots, gradient, inputs
         self.presenter = presenter
         # drawn before backward runs, so saved tensors appear as they were
@@ -195,8 +200,11 @@ class BackwardLog:
         self.runs.append(run)
         rec = _Recorder(self, len(self.runs) - 1)
         try:
-            engine.backward(self.roots, self.gradient, retain_graph=retain_graph,
-                            inputs=self.inputs, listener=rec)
+            if self.bridge is not None:  # real torch's engine, heard through its hooks
+                self.bridge.backward(self.gradient, retain_graph, rec)
+            else:
+                engine.backward(self.roots, self.gradient, retain_graph=retain_graph,
+                                inputs=self.inputs, listener=rec)
         except Exception as e:  # recorded; re-raised unless errors="record"
             run.error = e
             if not rec.saw_error:  # raised before the engine reached a node

@@ -33,6 +33,7 @@ from ._graphviz import AutogradDigraph
 from .graph_spec import GraphSpec, GraphTooLargeError
 from .graph_walk import GraphBuilder
 from .text_alt import graph_text
+from .torch_bridge import mirror_args
 from .view_both import BothView
 from .view_grad_fn import GradFnView
 from .view_value import ValueView
@@ -77,12 +78,17 @@ def build_graph(var: Any, params: dict[str, Tensor] | None = None, show_attrs: b
         raise ValueError(f"rankdir must be 'TB', 'BT', 'LR' or 'RL', got {rankdir!r}")
     if max_nodes is not None and max_nodes < 1:
         raise ValueError(f"max_nodes must be a positive int or None, got {max_nodes!r}")
+    var, params, graph = mirror_args(var, params)  # torch tensors: their graph, mirrored
+    if graph is not None and highlight is not None:
+        highlight = [graph.translate(h) for h in highlight]
     outputs = _outputs(var)
     spec = VIEWS[view](outputs, _params(params), view=view, show_attrs=show_attrs,
                        show_saved=show_saved, max_attr_chars=max_attr_chars, rankdir=rankdir,
                        highlight=highlight, max_nodes=max_nodes, saved_bytes=saved_bytes,
                        presenter=presenter, versions=versions).build()
     spec.dot.text_alt = functools.partial(graph_text, spec, outputs)
+    if graph is not None:
+        spec._keep.append(graph)
     return spec
 
 
@@ -90,7 +96,8 @@ def make_dot(var: Any, params: dict[str, Tensor] | None = None, show_attrs: bool
              show_saved: bool = False, max_attr_chars: int = 50, *, view: str = "grad_fn",
              rankdir: str = "TB", highlight: Iterable[Any] | None = None,
              max_nodes: int | None = 500, saved_bytes: bool = False) -> AutogradDigraph:
-    """Draw the autograd graph behind ``var`` (a Tensor, or a list/tuple of them).
+    """Draw the autograd graph behind ``var`` (a Tensor, or a list/tuple of them; real
+    ``torch.Tensor`` objects too, see ``torch_bridge``).
 
     Args:
         var: output tensor(s); each is drawn green, with its ``grad_fn`` graph above it.

@@ -21,6 +21,7 @@ from ._graphviz import to_svg
 from .a11y_html import name_svg, titled_svg
 from .backward_log import BackwardLog, Frame, Run
 from .restyle import FrameStyle, SvgCanvas, styled_dot
+from .torch_bridge import is_torch_tensor
 
 __all__ = ["Frame", "Recording", "Run", "record_backward"]
 
@@ -136,7 +137,9 @@ def record_backward(root: Any, gradient: Any = None, retain_graph: bool = False,
                     max_nodes: int | None = 2000) -> Recording:
     """Run ``root.backward(gradient, retain_graph, inputs=inputs)`` for real and record it.
 
-    ``root`` is a Tensor (or a list of them, like ``torch.autograd.backward``). The graph
+    ``root`` is a Tensor (or a list of them, like ``torch.autograd.backward``), or real
+    ``torch.Tensor`` objects: then torch's own engine runs, reported through its hooks
+    (``torch_bridge``, where each event's source is listed). The graph
     is captured first (saved tensors as they are before backward frees them); then
     the engine runs with a listener and every event becomes a :class:`Frame`. Leaves'
     ``.grad`` are filled exactly as by ``backward()``. ``params`` names tensors in the
@@ -145,7 +148,7 @@ def record_backward(root: Any, gradient: Any = None, retain_graph: bool = False,
     """
     roots = list(root) if isinstance(root, (list, tuple)) else [root]
     for t in roots:
-        if not isinstance(t, Tensor):
+        if not isinstance(t, Tensor) and not is_torch_tensor(t):
             raise TypeError(f"record_backward expects Tensors, got {type(t).__name__}")
     rec = Recording(roots, gradient, inputs, params, presenter, max_nodes)
     rec.run_backward(retain_graph, errors)

@@ -1,4 +1,4 @@
-"""One module of exercise checks per notebook (``nb00`` ... ``nb16``).
+"""One module of exercise checks per notebook (``nb00`` ... ``nb17``).
 
 Each in-notebook check takes the student's answer (and whatever it needs from the cell), shows
 one line of feedback through ``autograd_lab.teaching.exercises`` and returns a ``Feedback``.
