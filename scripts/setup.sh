@@ -4,7 +4,7 @@
 #     fonts-noto-color-emoji (Chromium has no emoji font otherwise: ✅ and ❌ look the same)
 #   - a virtual environment in .venv with `pip install -e ".[dev]"`
 #
-# Usage: bash scripts/setup.sh [--browser] [--site] [--torch]
+# Usage: bash scripts/setup.sh [--browser] [--site] [--torch] [--hub]
 #   --browser (or AUTOGRAD_LAB_BROWSER=1)  also ensure /usr/bin/chromium and the fonts
 #   --torch (or AUTOGRAD_LAB_TORCH=1)  also install PyTorch into .venv (test.sh: the pictures on
 #     real torch and notebook 17): torch==2.13.0, unless a torch 2.13 or newer is there already;
@@ -17,6 +17,11 @@
 # --site (or AUTOGRAD_LAB_SITE=1) also fetches the course website's browser code (MathJax,
 # the widget manager; axe-core for the accessibility tests) once with `npm pack` into
 # build/vendor/, installing npm when missing.
+#
+# --hub (or AUTOGRAD_LAB_HUB=1) also installs configurable-http-proxy from npm into
+# build/hub-node/ for scripts/hub.sh (jupyterhub and nbgitpuller come with ".[dev]"). It checks
+# Node.js: configurable-http-proxy 5.x needs Node >= 20; with Node 10..19 (Debian 12 ships 18)
+# it installs 4.6.3, the last release for older Node; below 10 it stops and says so.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -25,12 +30,14 @@ root="$PWD"
 want_browser="${AUTOGRAD_LAB_BROWSER:-0}"
 want_site="${AUTOGRAD_LAB_SITE:-0}"
 want_torch="${AUTOGRAD_LAB_TORCH:-0}"
+want_hub="${AUTOGRAD_LAB_HUB:-0}"
 for arg in "$@"; do
     case "$arg" in
         --browser) want_browser=1 ;;
         --site) want_site=1 ;;
         --torch) want_torch=1 ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --hub) want_hub=1 ;;
+        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "setup: unknown argument: $arg" >&2; exit 2 ;;
     esac
 done
@@ -72,6 +79,11 @@ if [[ "$want_site" == 1 ]] &&
     need_site_packs=1
     command -v npm >/dev/null 2>&1 || missing+=(npm)
 fi
+# The class hub's proxy runs on Node.js and comes from npm.
+if [[ "$want_hub" == 1 ]]; then
+    command -v node >/dev/null 2>&1 || missing+=(nodejs)
+    command -v npm >/dev/null 2>&1 || [[ " ${missing[*]-} " == *" npm "* ]] || missing+=(npm)
+fi
 
 if ((${#missing[@]})); then
     if command -v apt-get >/dev/null 2>&1; then
@@ -102,7 +114,8 @@ if ((${#missing[@]})); then
                 echo "  they are written for Debian/Ubuntu (apt-get install chromium fonts-liberation fonts-noto-color-emoji)."
             fi
             if [[ " ${missing[*]} " == *" npm "* ]]; then
-                echo "  npm (Node.js) fetches the course website's MathJax and widget manager once."
+                echo "  npm (Node.js) fetches the course website's MathJax and widget manager once,"
+                echo "  and the class hub's configurable-http-proxy (Node.js 20 or newer is best)."
             fi
             if ((need_venv)); then
                 echo "  Python's venv/ensurepip modules are missing from $PYTHON;"
@@ -181,5 +194,36 @@ fi
 if ((need_site_packs)); then
     say "fetching the course website's npm packages into build/vendor/"
     "$VENV/bin/python" scripts/course/site_assets.py
+fi
+# ------------------------------------------------------------- class hub ---
+if [[ "$want_hub" == 1 ]]; then
+    node_version="$(node --version 2>/dev/null || true)"     # v20.11.1
+    node_major="${node_version#v}"; node_major="${node_major%%.*}"
+    [[ "$node_major" =~ ^[0-9]+$ ]] ||
+        die "could not read Node.js's version ('node --version' said '$node_version')."
+    if ((node_major >= 20)); then
+        proxy_want="5"
+    elif ((node_major >= 10)); then
+        proxy_want="4.6.3"
+        say "Node.js $node_version: configurable-http-proxy 5.x needs Node.js 20 or newer;" \
+            "installing 4.6.3 (Node.js 10 or newer). Install Node.js 20+ to get 5.x."
+    else
+        die "Node.js $node_version is too old for configurable-http-proxy (4.6.3 needs Node.js 10" \
+            "or newer, 5.x needs 20 or newer); install Node.js 20+ (https://nodejs.org)."
+    fi
+    proxy_pkg=build/hub-node/node_modules/configurable-http-proxy/package.json
+    proxy_have=""
+    [[ -f "$proxy_pkg" ]] &&
+        proxy_have="$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$proxy_pkg" | head -1)"
+    if [[ -x build/hub-node/node_modules/.bin/configurable-http-proxy &&
+          ( "$proxy_have" == "$proxy_want" || "${proxy_have%%.*}" == "$proxy_want" ) ]]; then
+        say "configurable-http-proxy $proxy_have present (Node.js $node_version)"
+    else
+        say "installing configurable-http-proxy@$proxy_want from npm into build/hub-node/"
+        rm -rf build/hub-node  # a clean install: npm keeps a newer major already recorded there
+        mkdir -p build/hub-node
+        npm install --prefix build/hub-node --no-audit --no-fund --loglevel=error \
+            "configurable-http-proxy@$proxy_want" >/dev/null
+    fi
 fi
 say "ready: $("$VENV/bin/python" --version 2>&1) in $VENV"

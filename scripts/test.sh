@@ -6,7 +6,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/setup.sh --browser --site --torch
+bash scripts/setup.sh --browser --site --torch --hub
 
 echo "test: ruff check ."
 .venv/bin/ruff check .
