@@ -169,6 +169,11 @@ else
     PIP_DISABLE_PIP_VERSION_CHECK=1 "$VENV/bin/python" -m pip install -q -e ".[dev]"
     echo "$want" >"$STAMP"
 fi
+# An editable install leaves out pyproject's data-files: link the labextension that makes widgets
+# live on RISE slides into the venv (a regular install, e.g. Binder's, copies it).
+mkdir -p "$VENV/share/jupyter/labextensions"
+ln -sfn "$root/jupyter/labextensions/autograd-lab-rise-widgets" \
+    "$VENV/share/jupyter/labextensions/autograd-lab-rise-widgets"
 
 # ----------------------------------------------------------------- torch ---
 # Exactly 2.13.0: a version range pulls a CUDA build of several gigabytes on PyPI's index.
