@@ -14,7 +14,6 @@ This module is self-contained: it imports nothing from the rest of the package.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import math
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -30,15 +29,18 @@ __all__ = [
 ]
 
 
-@dataclasses.dataclass
 class _PrinterOptions:
-    """The global print options (same fields and defaults as PyTorch)."""
+    """The global print options (same fields and defaults as PyTorch); a plain class, as
+    ``dataclasses`` costs ``import autograd_lab`` a millisecond."""
 
-    precision: int = 4
-    threshold: float = 1000
-    edgeitems: int = 3
-    linewidth: int = 80
-    sci_mode: bool | None = None
+    __slots__ = ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")
+
+    def __init__(self) -> None:
+        self.precision: int = 4
+        self.threshold: float = 1000
+        self.edgeitems: int = 3
+        self.linewidth: int = 80
+        self.sci_mode: bool | None = None
 
 
 PRINT_OPTS = _PrinterOptions()
@@ -95,7 +97,7 @@ def set_printoptions(
 
 def get_printoptions() -> dict[str, Any]:
     """Return the current print options as keyword arguments for set_printoptions."""
-    return dataclasses.asdict(PRINT_OPTS)
+    return {key: getattr(PRINT_OPTS, key) for key in _PrinterOptions.__slots__}
 
 
 @contextlib.contextmanager

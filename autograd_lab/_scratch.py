@@ -17,13 +17,13 @@ Rules that keep this invisible:
 
 from __future__ import annotations
 
-import threading
+from _thread import _local as _thread_local  # ``threading.local`` itself, without ``threading``
 
 import numpy as np
 
 MAX_BYTES = 64 << 20  # per thread; a few buffers per shape a loop uses
 
-_local = threading.local()
+_local = _thread_local()
 
 
 def scratch(site: str, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 import warnings
 from typing import Any
 
@@ -116,6 +115,8 @@ def record_forward_trace(node: Any) -> None:
     """Store where ``node`` is being made, as ``node.metadata['traceback_']``; a node made
     by another node's backward (``create_graph``) also keeps that node as ``'parent_'``."""
     meta = node.metadata
+    import traceback  # only in anomaly mode: kept out of ``import autograd_lab``
+
     meta["traceback_"] = traceback.format_stack(_user_frame())
     if ANOMALY.parent is not None:
         meta["parent_"] = ANOMALY.parent
