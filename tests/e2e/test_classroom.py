@@ -144,7 +144,7 @@ def test_binder_apt_packages_are_real_debian_packages():
 def test_binder_config_installs_into_a_fresh_venv(tmp_path):
     """binder/postBuild, run for real in a new venv on a copy of the repository."""
     repo = tmp_path / "repo"
-    for name in ("pyproject.toml", "README.md", "autograd_lab", "binder", "figures"):
+    for name in ("pyproject.toml", "README.md", "autograd_lab", "binder", "figures", "jupyter"):
         src = REPO / name
         if src.is_dir():
             shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns("__pycache__"))
