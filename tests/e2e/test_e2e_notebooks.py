@@ -13,10 +13,14 @@ device scale factor 1.5).
    renders live;
 3. in both settings: no output or widget wider than its cell (only an element that asks for
    scrolling itself, in its inline style, may hold wider content), no button label cut
-   short, no icon-only button without a tooltip (its own or a box's around it); every stepper is stepped with Next from its
-   first frame to its last, and at every step its highlighted node must lie inside the visible
-   area (the window and every clipping box around it);
-4. screenshots in ``test-artifacts/e2e/``: the whole notebook (laptop), and every stepper at
+   short, no icon-only button without a tooltip (its own or a box's around it); every stepper
+   fits its output area with every button titled, is stepped with Next from its first frame
+   to its last (counted by its caption), and at every step its highlighted node must lie
+   inside the visible area (the window and every clipping box around it);
+4. accessibility: axe-core (WCAG 2.0/2.1/2.2 A and AA) over every output and the rendered
+   Markdown, in JupyterLab's light and then dark theme, finds no serious or critical
+   violation, and no output image lacks a text alternative;
+5. screenshots in ``test-artifacts/e2e/``: the whole notebook (laptop), and every stepper at
    both settings (``stepper_<notebook>_<k>_<setting>_{first,last,screen}.png``).
 
 The outputs checked are the ones JupyterLab holds after the run (saved from the browser),
@@ -27,10 +31,12 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 import time
 from dataclasses import dataclass
 
 import pytest
+from a11y_support import check_lab_outputs
 from e2e_support import (
     CURRENT_FILL,
     artifact,
@@ -397,6 +403,17 @@ def wait_caption_change(root, before: str, timeout: float = 10) -> str | None:
     return None
 
 
+def wait_caption(root, start: str, timeout: float = 10) -> str | None:
+    """The stepper's caption once it starts with ``start`` (None after ``timeout``)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = root.evaluate(LIT_JS)["caption"]
+        if now.startswith(start):
+            return now
+        time.sleep(0.05)
+    return None
+
+
 def settled(root, timeout: float = 1.5) -> dict:
     """The stepper's state once its highlight is in sight (or after ``timeout``: as it is)."""
     deadline = time.monotonic() + timeout
@@ -408,20 +425,45 @@ def settled(root, timeout: float = 1.5) -> dict:
         time.sleep(0.1)
 
 
+# The stepper's own box: inside its output area, no horizontal scroll, every shown button
+# titled and its label whole, no widget error.
+FIT_JS = """(root) => {
+  const area = root.closest('.jp-OutputArea-output') || root.parentElement;
+  const shown = [...root.querySelectorAll('button')].filter(b => b.offsetParent);
+  return {right: root.getBoundingClientRect().right, area: area.getBoundingClientRect().right,
+          scroll: root.scrollWidth, client: root.clientWidth,
+          cut: shown.filter(b => b.scrollWidth > b.clientWidth).map(b => b.textContent),
+          untitled: shown.filter(b => !b.title).length,
+          errors: root.querySelectorAll('.jupyter-widgets-error-widget').length};
+}"""
+
+
+def frame_count(caption: str) -> int:
+    """n of the caption's "step k / n"."""
+    found = re.search(r"step \d+ / (\d+)", caption)
+    assert found, f"the stepper's caption {caption!r} does not count its steps"
+    return int(found[1])
+
+
 def step_stepper(screen: Screen, root, label: str, setting: Setting) -> tuple[int, list[str]]:
-    """Reset, then Next until the last frame; the lit node must be in sight at every frame."""
+    """Reset, then Next to the last frame; the lit node must be in sight at every frame, and
+    Next at the last frame must stay there."""
     problems: list[str] = []
     stepper_button(root, "Reset").click()
     root.page.wait_for_timeout(300)
     caption = root.evaluate(LIT_JS)["caption"]
+    assert caption.startswith("step 1 /"), f"{setting.name}: {label}: Reset shows {caption!r}"
+    fit = root.evaluate(FIT_JS)
+    if fit["cut"] or fit["untitled"] or fit["errors"] or fit["scroll"] > fit["client"] \
+            or fit["right"] > fit["area"] + 0.5:
+        problems.append(f"{setting.name}: {label}: the stepper does not fit: {fit}")
+    n = frame_count(caption)
     frames, lit_frames = 1, 0
-    for _ in range(300):
+    while frames < n:
         stepper_button(root, "Next").click()
-        new = wait_caption_change(root, caption, timeout=3 if frames > 1 else 10)
-        if new is None:
-            break
-        caption = new
         frames += 1
+        caption = wait_caption(root, f"step {frames} / {n}")
+        assert caption, f"{setting.name}: {label}: Next did not move to step {frames} / {n}"
         s = settled(root)
         if frames == 2:  # right after the first Next: what the user sees, and the stepper
             screen.save(f"{label}_{setting.name}_screen.png")
@@ -429,12 +471,15 @@ def step_stepper(screen: Screen, root, label: str, setting: Setting) -> tuple[in
             assert s["lit"], f"{setting.name}: {label}: nothing highlighted after Next"
         if s["lit"]:
             lit_frames += 1
-        for n in s["lit"]:
-            if not n["inside"]:
+        for n_ in s["lit"]:
+            if not n_["inside"]:
                 problems.append(f"{setting.name}: {label}: step {frames} ({caption[:60]!r}): "
-                                f"{n['name']} at {n['node']} is not in sight (window "
-                                f"{n['window']}): the browser finds {n['hit']} there")
-    assert frames > 2, f"{setting.name}: {label}: Next did not move the stepper"
+                                f"{n_['name']} at {n_['node']} is not in sight (window "
+                                f"{n_['window']}): the browser finds {n_['hit']} there")
+    assert frames > 2, f"{setting.name}: {label}: only {n} frames"
+    stepper_button(root, "Next").click()  # at the last frame: stays there
+    assert wait_caption_change(root, caption, timeout=0.5) is None, \
+        f"{setting.name}: {label}: Next moved past the last frame {caption!r}"
     screen.save_element(root, f"{label}_{setting.name}_last.png")
     return lit_frames, problems
 
@@ -486,7 +531,9 @@ def test_notebook_in_jupyterlab(notebook, course, lab, page, record_property):
             problems += [p for p in check_layout(page, ran, setting) if p not in problems]
     screen.show(LAPTOP)
     screenshot_notebook(screen, f"{notebook.stem}.png")
+    axe = check_lab_outputs(page, notebook.stem)  # accessibility, light and dark themes
     record_property("checked", {"figures": figures, "first open": shown,
                                 "raises-exception cells": tagged, "after Run All": drawn,
-                                "code cells": len(counts), "steppers (frames lit)": stepped})
+                                "code cells": len(counts), "steppers (frames lit)": stepped,
+                                "axe (moderate and minor)": axe})
     assert not problems, "\n".join(problems)

@@ -443,29 +443,7 @@ _sys.stdout.write("null")""".replace("MODEL", repr(course_stepper["model"])))
 # ---- fitting the screen: laptop and projector, course steppers ---------------------------------
 
 SIZES = {"laptop": (1280, 800, 1.0), "projector": (1280, 720, 1.5)}  # projector: 1920x1080 at 150%
-FIT_NOTEBOOKS = ("03_", "12_")  # the four-leaf example; softmax cross-entropy (starts at Neg)
 
-FIT_JS = """(root) => {
-  const area = root.closest('.jp-OutputArea-output') || root.parentElement;
-  const shown = [...root.querySelectorAll('button')].filter(b => b.offsetParent);
-  return {right: root.getBoundingClientRect().right, area: area.getBoundingClientRect().right,
-          scroll: root.scrollWidth, client: root.clientWidth,
-          cut: shown.filter(b => b.scrollWidth > b.clientWidth).map(b => b.textContent),
-          untitled: shown.filter(b => !b.title).length,
-          errors: root.querySelectorAll('.jupyter-widgets-error-widget').length};
-}"""
-
-ACTIVE_JS = """(root) => {
-  const panel = root.closest('.jp-WindowedPanel-outer') || root.closest('.jp-Notebook');
-  const p = panel.getBoundingClientRect();
-  const top = Math.max(p.top, 0), bottom = Math.min(p.bottom, window.innerHeight);
-  return [...root.querySelectorAll('svg g.node')].filter(g => {
-    const s = g.querySelector(':scope > polygon, :scope > ellipse');
-    return s && getComputedStyle(s).fill === 'FILL';
-  }).map(g => { const b = g.getBoundingClientRect();
-    return {id: g.id, inside: b.top >= top - 1 && b.bottom <= bottom + 1 && b.left >= p.left - 1
-            && b.right <= Math.min(p.right, window.innerWidth) + 1}; });
-}""".replace("FILL", CURRENT_FILL)
 
 
 def set_size(page, cdp, name: str) -> None:
@@ -484,45 +462,6 @@ def stepper_cell(page) -> int:
 
 def course_notebook(prefix: str) -> str:
     return next(p.name for p in stepper_notebooks() if p.name.startswith(prefix))
-
-
-@pytest.mark.parametrize("prefix", FIT_NOTEBOOKS)
-def test_course_stepper_fits_laptop_and_projector(lab, browser, prefix):
-    """Labels whole, widget inside its cell, the lit node on screen after every Next."""
-    name = course_notebook(prefix)
-    page = browser.new_page()
-    cdp = browser.new_cdp_session(page)
-    try:
-        set_size(page, cdp, "laptop")
-        open_notebook(page, lab, name)
-        run_all(page)
-        wait_run_all(page)
-        cell = page.locator(".jp-Notebook .jp-CodeCell").nth(stepper_cell(page))
-        root = cell.locator(".autograd-lab-stepper")
-        root.locator("svg g.node").first.wait_for()
-        for size in SIZES:
-            set_size(page, cdp, size)
-            button(root, "Reset").click()
-            page.wait_for_function("(r) => r.querySelector('.agl-caption').textContent"
-                                   ".startsWith('step 1 /')", arg=root.element_handle())
-            root.evaluate("(r) => r.scrollIntoView({block: 'start'})")
-            fit = root.evaluate(FIT_JS)
-            assert fit["cut"] == [] and fit["untitled"] == 0 and fit["errors"] == 0, fit
-            assert fit["scroll"] <= fit["client"] and fit["right"] <= fit["area"] + 0.5, fit
-            n = int(re.search(r"/ (\d+)", root.locator(".agl-caption").inner_text())[1])
-            for k in range(1, n):
-                button(root, "Next").click()
-                page.wait_for_function(
-                    "([r, k]) => r.querySelector('.agl-caption').textContent"
-                    ".startsWith('step ' + k + ' /')", arg=[root.element_handle(), k + 1])
-                lit = root.evaluate(ACTIVE_JS)
-                assert all(x["inside"] for x in lit), (size, k + 1, lit)
-                if k == 1:
-                    root.screenshot(path=str(artifact(f"stepper_{prefix}{size}.png")))
-                    page.screenshot(path=str(artifact(f"stepper_{prefix}{size}_page.png")))
-    finally:
-        page.close()
-        shutdown_kernels(lab)
 
 
 def test_reopened_stepper_shows_no_dead_controls(lab, lab_env, course, browser):
