@@ -21,9 +21,12 @@ if compgen -G "notebooks/*.ipynb" >/dev/null; then
               --ignore=notebooks/student notebooks/)
 fi
 
-# In parallel, one worker per core (AUTOGRAD_LAB_TEST_WORKERS=1 for one process); a test file
-# (and so a notebook, whose cells share one kernel) always runs whole in one worker.
-workers="${AUTOGRAD_LAB_TEST_WORKERS:-auto}"
+# In parallel: one worker more than there are cores, since the browser tests spend most of
+# their time waiting on a page, a server or a kernel (AUTOGRAD_LAB_TEST_WORKERS=1 for one
+# process). A notebook, whose cells share one kernel, always runs whole in one worker; so does
+# a test file, except the two longest, which tests/conftest.py cuts in halves.
+cores="$(nproc 2>/dev/null || echo 1)"
+workers="${AUTOGRAD_LAB_TEST_WORKERS:-$((cores + 1))}"
 parallel=()
 if [[ "$workers" != 1 ]]; then
     parallel=(-n "$workers" --dist loadfile)
