@@ -12,13 +12,15 @@ Layer: data and graph (imports ``tensor`` and basics).
 
 from __future__ import annotations
 
+import weakref
 from sys import getrefcount
 from typing import Any
 
 import numpy as np
 
-from ._grad_memory import sole_buffer, storage_for
+from ._grad_memory import is_tracked, sole_buffer, storage_for
 from ._zero_tensor import ZeroGrad
+from .memory import Storage
 from .tensor import Tensor, _make, torch_strides
 
 # References to a gradient array that only the engine holds, as ``_stolen`` counts them: the
@@ -86,6 +88,33 @@ def _fresh_buffer(g: np.ndarray) -> bool:
     return base is not None and g.nbytes == base.nbytes and dense(g)
 
 
+# gradient buffer (by id) -> (its weak reference, the Storage every stolen view of it shares)
+_shared: dict[int, tuple[weakref.ref, Storage]] = {}
+
+
+def _expanded_scalar(g: np.ndarray, var: Tensor, version: int) -> Tensor | None:
+    """``var.grad`` as a view of the gradient buffer ``g`` points into, when ``g`` is a 0-d
+    element of an expanded gradient (sum's backward expands, stack's unbinds): torch steals
+    each such view (a 0-d tensor obeys the layout contract), so these leaves' ``.grad`` share
+    memory and one version counter, and an in-place change through one shows in all."""
+    if g.ndim or g.flags.writeable:
+        return None
+    root = g.base
+    while type(root) is np.ndarray and root.base is not None:
+        root = root.base
+    if type(root) is not np.ndarray or not root.flags.writeable or not is_tracked(root):
+        return None  # not a gradient buffer of this backward: keep a copy
+    offset = g.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    view = np.ndarray((), g.dtype, buffer=root.data, offset=offset)
+    key = id(root)
+    entry = _shared.get(key)
+    if entry is None or entry[0]() is not root:
+        ref = weakref.ref(root, lambda r, key=key: _shared.pop(key, None))
+        entry = _shared[key] = (ref, storage_for(root) or Storage(root.nbytes))
+        entry[1].version = version
+    return _make(view, var.dtype, None, entry[1])
+
+
 def first_grad(var: Tensor, g: Any, create_graph: bool, version: int) -> tuple[Tensor, Any]:
     """The tensor that becomes ``var.grad`` when ``var`` has none yet, and ``g`` as it was
     added (in ``var``'s dtype). ``g`` is a Tensor (under ``create_graph``, or returned by a
@@ -110,6 +139,9 @@ def first_grad(var: Tensor, g: Any, create_graph: bool, version: int) -> tuple[T
         return _clone_obey_contract(g, var), g
     # torch keeps this gradient tensor as it is, with its version
     if not g.flags.writeable or (g.base is not None and not _fresh_buffer(g)):
+        grad = _expanded_scalar(g, var, version)
+        if grad is not None:
+            return grad, g
         g = np.array(g, copy=True)  # it aliases memory we still use
     grad = _make(g, var.dtype, None, storage=storage_for(g))  # g's bytes are counted already
     grad._vc[0] = version
