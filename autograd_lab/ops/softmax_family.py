@@ -81,6 +81,12 @@ class LogSoftmaxBackward0(Node):
             for j in range(y.shape[d]):
                 s = s + np.take(g, [j], axis=d)
             return fma(-_rounded(np.exp, y), s, g)
+        fma = _lastdim_fma(y, g, d)
+        if fma is not None:  # torch's last-dim kernel: vec::reduce_all of g, then the FMA
+            n = y.shape[d]   # g - exp(y) * sum (its vectorised lambda, contracted)
+            rows = np.ascontiguousarray(g).reshape(-1, n)
+            e = _rounded(np.exp, np.ascontiguousarray(y).reshape(-1, n))
+            return fma(-e, vec_sum_rows(rows)[:, None], rows).reshape(y.shape)
         sp, self.sparse_grad = self.sparse_grad, None
         if _blockable(y, d) and g.dtype == y.dtype and g.flags.c_contiguous:
             if (sp is not None and sp[0] is g and y.ndim == 2 and not self._pre_hooks
@@ -260,6 +266,16 @@ def _inner_fma(y: np.ndarray, g: Any, d: int) -> Any:
     kernel, or above the precision policy's size)."""
     if (not isinstance(g, np.ndarray) or g.dtype != y.dtype or y.dtype.kind != "f"
             or int(np.prod(y.shape[d + 1:])) <= 1 or not y.size or not exact(y.size)):
+        return None
+    return fma32 if y.dtype == np.float32 else fma64 if y.dtype == np.float64 else None
+
+
+def _lastdim_fma(y: np.ndarray, g: Any, d: int) -> Any:
+    """The fused multiply-add of torch's last-dim log_softmax backward kernel (``d`` is
+    followed by no dim of more than one element), for tensors small enough to replay it;
+    else None."""
+    if (not isinstance(g, np.ndarray) or g.dtype != y.dtype or y.dtype.kind != "f"
+            or int(np.prod(y.shape[d + 1:])) != 1 or not y.size or not exact(y.size)):
         return None
     return fma32 if y.dtype == np.float32 else fma64 if y.dtype == np.float64 else None
 
