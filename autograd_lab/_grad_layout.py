@@ -102,10 +102,14 @@ def _expanded_scalar(g: np.ndarray, var: Tensor, version: int) -> Tensor | None:
     root = g.base
     while type(root) is np.ndarray and root.base is not None:
         root = root.base
-    if type(root) is not np.ndarray or not root.flags.writeable or not is_tracked(root):
+    if (type(root) is not np.ndarray or root.dtype != g.dtype or not root.flags.writeable
+            or not is_tracked(root)):
         return None  # not a gradient buffer of this backward: keep a copy
+    flat = root.ravel(order="K")  # the buffer in memory order, a view of it
+    if flat.base is None:
+        return None
     offset = g.__array_interface__["data"][0] - root.__array_interface__["data"][0]
-    view = np.ndarray((), g.dtype, buffer=root.data, offset=offset)
+    view = flat[offset // root.itemsize, ...]  # a 0-d writable view whose base is root
     key = id(root)
     entry = _shared.get(key)
     if entry is None or entry[0]() is not root:
