@@ -81,13 +81,13 @@ class LogSoftmaxBackward0(Node):
             for j in range(y.shape[d]):
                 s = s + np.take(g, [j], axis=d)
             return fma(-_rounded(np.exp, y), s, g)
+        sp, self.sparse_grad = self.sparse_grad, None
         fma = _lastdim_fma(y, g, d)
         if fma is not None:  # torch's last-dim kernel: vec::reduce_all of g, then the FMA
             n = y.shape[d]   # g - exp(y) * sum (its vectorised lambda, contracted)
             rows = np.ascontiguousarray(g).reshape(-1, n)
             e = _rounded(np.exp, np.ascontiguousarray(y).reshape(-1, n))
             return fma(-e, vec_sum_rows(rows)[:, None], rows).reshape(y.shape)
-        sp, self.sparse_grad = self.sparse_grad, None
         if _blockable(y, d) and g.dtype == y.dtype and g.flags.c_contiguous:
             if (sp is not None and sp[0] is g and y.ndim == 2 and not self._pre_hooks
                     and not self._tensor_pre_hooks and not self._retained):
