@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ._grad_memory import is_tracked, sole_buffer, storage_for
+from ._grad_memory import sole_buffer, storage_for
 from ._zero_tensor import ZeroGrad
 from .memory import Storage
 from .tensor import Tensor, _make, torch_strides
@@ -102,9 +102,8 @@ def _expanded_scalar(g: np.ndarray, var: Tensor, version: int) -> Tensor | None:
     root = g.base
     while type(root) is np.ndarray and root.base is not None:
         root = root.base
-    if (type(root) is not np.ndarray or root.dtype != g.dtype or not root.flags.writeable
-            or not is_tracked(root)):
-        return None  # not a gradient buffer of this backward: keep a copy
+    if type(root) is not np.ndarray or root.dtype != g.dtype or not root.flags.writeable:
+        return None
     flat = root.ravel(order="K")  # the buffer in memory order, a view of it
     if flat.base is None:
         return None
@@ -114,6 +113,7 @@ def _expanded_scalar(g: np.ndarray, var: Tensor, version: int) -> Tensor | None:
     entry = _shared.get(key)
     if entry is None or entry[0]() is not root:
         ref = weakref.ref(root, lambda r, key=key: _shared.pop(key, None))
+        # a counted gradient array, or a tensor's memory (a hook's return): its own count
         entry = _shared[key] = (ref, storage_for(root) or Storage(root.nbytes))
         entry[1].version = version
     return _make(view, var.dtype, None, entry[1])

@@ -87,3 +87,37 @@ case("grad_zero_then_shared", """
     xs[0].grad.zero_()
     result = ([x.grad for x in xs], [x.grad._version for x in xs])
 """)
+case("retained_and_hooked_gradients_see_the_change", """
+    xs = [torch.tensor(float(i), requires_grad=True) for i in range(3)]
+    st = torch.stack(xs)
+    s = st.sum()
+    s.retain_grad()
+    st.retain_grad()
+    seen = []
+    s.grad_fn.register_prehook(lambda gs: seen.append(gs[0]))
+    s.backward()
+    xs[0].grad += 1
+    result = (s.grad, st.grad, [x.grad for x in xs], seen, s.grad._version)
+""")
+case("hook_result_expanded_shares", """
+    xs = [torch.tensor(float(i), requires_grad=True) for i in range(3)]
+    s = torch.stack(xs).sum()
+    s.register_hook(lambda g: g * 2)
+    s.backward()
+    xs[0].grad += 1
+    result = [x.grad for x in xs]
+""")
+case("retain_graph_then_mul_", """
+    xs = [torch.tensor(float(i), requires_grad=True) for i in range(3)]
+    s = torch.stack(xs).sum()
+    s.backward(retain_graph=True)
+    xs[0].grad.mul_(3)
+    s.backward()
+    result = ([x.grad for x in xs], [x.grad._version for x in xs])
+""")
+case("cast_in_between_copies", """
+    xs = [torch.tensor(float(i), requires_grad=True, dtype=torch.float64) for i in range(2)]
+    torch.stack(xs).float().sum().backward()
+    xs[0].grad += 1
+    result = [x.grad for x in xs]
+""")
