@@ -3,8 +3,7 @@ mul, div, floor_divide, remainder, pow, maximum, minimum; and a tensor times or 
 number recorded as a node of its own (``mul_scalar``, ``div_scalar``).
 
 Each backward returns one gradient per edge; ``BinaryNode.reduce`` sums a gradient back
-to its input's shape when the forward broadcast it, and casts it back when it promoted.
-"""
+to its input's shape when the forward broadcast it, and casts it back when it promoted."""
 
 from __future__ import annotations
 
@@ -407,10 +406,8 @@ def remainder(x: Any, y: Any) -> Tensor:
 
 
 def _power(a: Any, b: Any) -> Any:
-    """numpy's power, but integers to negative powers give torch's integer results, and
-    float32 rounded once from double (numpy's float32 pow is often an ulp off torch's)."""
-    rt = np.result_type(a, b)
-    if rt == _F32:
+    """numpy's power; integers to negative powers give torch's integer results."""
+    if (rt := np.result_type(a, b)) == _F32:  # from double: numpy's is often an ulp off
         return np.power(np.asarray(a, _F64), np.asarray(b, _F64)).astype(_F32)
     if rt.kind in "iu" and np.any(np.asarray(b) < 0):
         pos = np.power(a, np.abs(b))
@@ -433,8 +430,8 @@ class PowBackward1(BinaryNode):
         gx = gy = None
         if self.needs(0):  # torch: 0 where the exponent is 0 (no 0 * inf at x == 0)
             y1 = sub_scalar(y, 1) if isinstance(y, Tensor) else y - 1
-            xy1 = x ** y1 if isinstance(x, Tensor) else _power(x, y1)
-            gx = self.reduce(0, choose(y == 0, 0.0, g * (y * xy1)))
+            gx = self.reduce(0, choose(y == 0, 0.0, g * (y * (
+                x ** y1 if isinstance(x, Tensor) else _power(x, y1)))))
         if self.needs(1):
             z = self.saved("result")
             # torch defines d/dy x^y = 0 where x == 0 and y >= 0
