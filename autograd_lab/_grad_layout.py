@@ -94,10 +94,10 @@ _shared: dict[int, tuple[weakref.ref, Storage]] = {}
 
 def _expanded_scalar(g: np.ndarray, var: Tensor, version: int) -> Tensor | None:
     """``var.grad`` as a view of the gradient buffer ``g`` points into, when ``g`` is a 0-d
-    element of an expanded gradient (sum's backward expands, stack's unbinds): torch steals
+    element of a gradient buffer (sum's backward expands, stack's unbinds): torch steals
     each such view (a 0-d tensor obeys the layout contract), so these leaves' ``.grad`` share
     memory and one version counter, and an in-place change through one shows in all."""
-    if g.ndim or g.flags.writeable:
+    if g.ndim:
         return None
     root = g.base
     while type(root) is np.ndarray and root.base is not None:

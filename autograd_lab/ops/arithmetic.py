@@ -293,8 +293,8 @@ def _div_rounded(x: Any, y: Any, mode: str, cls: type[Node] = DivBackward2,
         node = None
     elif cls is DivBackward2:
         node = node_for(cls, x, y)
-    else:  # NotImplemented: an edge per tensor operand
-        node = node_for(cls, *[v for v in (x, y) if isinstance(v, Tensor)])
+    else:  # NotImplemented: an edge per operand that requires grad
+        node = node_for(cls, *[v for v in (x, y) if isinstance(v, Tensor) and v._rg])
     out = make(data, dt, node)
     if node is not None and cls is DivBackward2:
         _save_operand(node, "self", x, True)
@@ -313,8 +313,8 @@ def check_integer_divisor(b: Any, dt: Any) -> None:
 
 
 def _as_float(v: Any, dt: Any) -> Any:
-    """An integer operand of a floating-point op in the result's dtype."""
-    return v.astype(dt.np) if isinstance(v, np.ndarray) and v.dtype.kind in "biu" else v
+    """An operand of a floating-point op in the result's dtype (torch computes in it)."""
+    return v.astype(dt.np) if isinstance(v, np.ndarray) and v.dtype != dt.np else v
 
 
 def _trunc_divide(a: Any, b: Any) -> Any:

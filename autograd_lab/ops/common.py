@@ -134,8 +134,14 @@ def binary_args(x: Any, y: Any, op: str = "binary op") -> tuple[Any, Any, dtype]
     """The two operands as arrays (or Python numbers) and torch's result dtype."""
     if isinstance(x, Tensor):
         if isinstance(y, Tensor):
-            dt = x.dtype if x.dtype is y.dtype else result_type(x, y)
-            return x._data, y._data, dt
+            if x.dtype is y.dtype:
+                return x._data, y._data, x.dtype
+            # torch computes in the common dtype: a wider 0-d operand (a float64 divisor of a
+            # float32 tensor) is cast to it first, not the result after
+            dt = result_type(x, y)
+            a, b = x._data, y._data
+            return (a if a.dtype == dt.np or a.ndim else a.astype(dt.np),
+                    b if b.dtype == dt.np or b.ndim else b.astype(dt.np), dt)
         _check_scalar(y, op, x)
         dt = _with_scalar(x.dtype, y)
         return x._data, _wrap_int(y, dt) if type(y) is int else y, dt

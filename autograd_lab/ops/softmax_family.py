@@ -85,9 +85,9 @@ class LogSoftmaxBackward0(Node):
         fma = _lastdim_fma(y, g, d)
         if fma is not None:  # torch's last-dim kernel: vec::reduce_all of g, then the FMA
             n = y.shape[d]   # g - exp(y) * sum (its vectorised lambda, contracted)
-            rows = np.ascontiguousarray(g).reshape(-1, n)
-            e = _rounded(np.exp, np.ascontiguousarray(y).reshape(-1, n))
-            return fma(-e, vec_sum_rows(rows)[:, None], rows).reshape(y.shape)
+            sums = vec_sum_rows(np.ascontiguousarray(g).reshape(-1, n))
+            # a fresh array of y's shape (not a view): the engine may add into it in place
+            return fma(-_rounded(np.exp, y), sums.reshape(y.shape[:d] + (1,) + y.shape[d + 1:]), g)
         if _blockable(y, d) and g.dtype == y.dtype and g.flags.c_contiguous:
             if (sp is not None and sp[0] is g and y.ndim == 2 and not self._pre_hooks
                     and not self._tensor_pre_hooks and not self._retained):

@@ -29,17 +29,7 @@ from fuzz_generator import generate, namespace
 
 # Programs whose frames still differ from torch's, by the engine defect each shows; they are
 # left out of the goldens until it is fixed (run with --all to see them again).
-KNOWN = {
-    131: "leaves' first .grad are views of one stride-0 buffer (stack of 0-d leaves, then sum): "
-         "torch's later in-place sums write all of them; ours are separate",
-    364: "the same: first .grad of several leaves aliased through an expanded gradient",
-    542: "the same: first .grad of several leaves aliased through an expanded gradient",
-    674: "the same: first .grad of several leaves aliased through an expanded gradient",
-    327: "PowBackward1 (tensor ** tensor) in float32: the gradient differs in the last bit",
-    543: "LogSoftmaxBackward0 with gradients near 1e15: the sum cancels; torch's order of "
-         "additions differs from ours",
-    546: "LogSoftmaxBackward0 with cancelling gradients: the same order of additions",
-}
+KNOWN: dict[int, str] = {}
 OUT = Path(__file__).resolve().parents[2] / "tests" / "golden_cases" / "stepper_programs.json"
 
 

@@ -651,3 +651,28 @@ case("gather_and_scatter_with_an_empty_index_of_any_dtype", """
         r.append(f"{type(e).__name__}: {e}")
     result = r
 """)
+
+
+# ---- a wider 0-d operand is cast to the result dtype before the op, not after -----------------
+
+case("zero_dim_float64_operand_computed_in_float32", """
+    x = torch.tensor([0.82, -0.64, 2.97, 1e-9], requires_grad=True)
+    y = torch.tensor(0.82, dtype=torch.float64)
+    tiny = torch.tensor(1e-9, dtype=torch.float64)
+    r = [torch.remainder(x, y), torch.fmod(x, y), x - y, x == y, x + tiny == x,
+         torch.floor_divide(x, y), torch.atan2(x, y), torch.maximum(x, y), x * y, x / y,
+         x.remainder(torch.tensor(-0.01, dtype=torch.float64))]
+    (torch.remainder(x, y) + x * y).sum().backward()
+    r.append(x.grad)
+    result = r
+""")
+case("zero_dim_wider_operand_integers_and_rhs", """
+    a = torch.tensor([250, 7, 3], dtype=torch.uint8)
+    i = torch.tensor(257, dtype=torch.int64)
+    x = torch.tensor([0.1, 0.2, 0.3])
+    d = torch.tensor(0.1, dtype=torch.float64, requires_grad=True)
+    out = torch.remainder(d, torch.tensor([0.3, 0.7, 1.1]))
+    out.sum().backward()
+    result = [a + i, a * i, torch.remainder(a, torch.tensor(3, dtype=torch.int64)),
+              d - x, (d - x).dtype, out, d.grad]
+""")
