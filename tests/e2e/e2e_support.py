@@ -318,23 +318,22 @@ def save_notebook(page, server: Server, rel: str) -> dict:
     before = server.api("GET", f"/api/contents/{rel}?content=0")["last_modified"]
     page.click('.lm-MenuBar-item:has-text("File")')
     page.click('.lm-Menu-item[data-command="docmanager:save"]')
+    # The server writes in place, keeping the old file as ".~<name>" until the write is done.
+    # Reading the notebook before then is not harmless: finding it unreadable, the server puts
+    # that copy back. So wait for the time stamp to change (content=0 reads no content) and
+    # then for the copy to go.
+    root = next(Path(a.split("=", 1)[1]) for a in server.cmd
+                if a.startswith("--ServerApp.root_dir="))
+    path = root / rel
+    intermediate = path.with_name(".~" + path.name)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         model = server.api("GET", f"/api/contents/{rel}?content=0")
-        if model["last_modified"] != before:
+        if model["last_modified"] != before and not intermediate.exists():
             break
         time.sleep(0.2)
     else:
         raise TimeoutError(f"{rel} was not saved")
-    # the file can still be half written when its time stamp changes: the server answers 500,
-    # or 400 ("Unreadable Notebook"), until it is complete
-    for _ in range(50):
-        try:
-            return server.api("GET", f"/api/contents/{rel}?content=1&type=notebook")["content"]
-        except urllib.error.HTTPError as e:
-            if e.code not in (400, 500):
-                raise
-            time.sleep(0.2)
     return server.api("GET", f"/api/contents/{rel}?content=1&type=notebook")["content"]
 
 
