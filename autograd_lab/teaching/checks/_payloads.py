@@ -248,8 +248,8 @@ def spec(collect: Callable[[dict, Variant], dict], judge: Callable[[dict, Varian
     return Spec(guarded(collect), judge, title, **terms)
 
 
-def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> dict:
-    """``fn(*args)`` as JSON: ``{"value": ...}`` or ``{"raised": "..."}``.
+def invoke(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, str | None]:
+    """``(fn(*args), None)``, or ``(None, how it raised)``.
 
     The student copy's stubs (a ``...`` result, or ``NotImplementedError``) are Unanswered."""
     try:
@@ -257,9 +257,17 @@ def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> dict:
     except NotImplementedError as e:
         raise Unanswered(str(e)) from None
     except (Exception, SystemExit) as e:  # noqa: BLE001 - the student's error is recorded
-        return {"raised": raised(e)}
+        return None, raised(e)
     if result is Ellipsis:
         raise Unanswered("...")
+    return result, None
+
+
+def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> dict:
+    """``fn(*args)`` as JSON: ``{"value": ...}`` or ``{"raised": "..."}`` (``invoke``)."""
+    result, error = invoke(fn, *args, **kwargs)
+    if error is not None:
+        return {"raised": error}
     try:
         return {"value": encode(result)}
     except Exception as e:  # noqa: BLE001 - the student's error is recorded, not raised

@@ -22,13 +22,13 @@ from ._common import Feedback
 from ._evidence import watching
 from ._payloads import (
     FIXED,
-    Unanswered,
     Variant,
     answer,
     call,
     early,
     failed,
     guarded,
+    invoke,
     passed,
     show,
     spec,
@@ -184,15 +184,10 @@ def _collect_order(ns: dict, variant: Variant) -> dict:
         nodes, _ = _nodes(loss)
         index = {id(n): i for i, n in enumerate(nodes)}
         with watching() as ev:
-            try:
-                res = fn(loss.grad_fn)
-            except NotImplementedError as e:
-                raise Unanswered(str(e)) from None
-            except Exception as e:  # noqa: BLE001 - the student's error is recorded
-                runs.append({"raised": f"{type(e).__name__}: {e}"})
-                continue
-        if res is Ellipsis:
-            raise Unanswered("...")
+            res, error = invoke(fn, loss.grad_fn)
+        if error is not None:
+            runs.append({"raised": error})
+            continue
         try:
             order = [index.get(id(n), -1) for n in res]
         except TypeError:

@@ -11,7 +11,6 @@ from ...tensor import Tensor
 from ._common import PREDICTION, Feedback, check_value, missing, right, wrong
 from ._payloads import (
     FIXED,
-    Unanswered,
     Variant,
     answer,
     call,
@@ -19,6 +18,7 @@ from ._payloads import (
     early,
     failed,
     guarded,
+    invoke,
     passed,
     raised,
     show,
@@ -145,15 +145,10 @@ def _collect_slice(ns: dict, variant: Variant) -> dict:
     runs = []
     for values, start, stop, weights in _slice_cases(variant):
         x = tensor(values, requires_grad=True)
-        try:
-            out = fn(x, start, stop)
-        except NotImplementedError as e:
-            raise Unanswered(str(e)) from None
-        except Exception as e:  # noqa: BLE001 - the student's error is recorded
-            runs.append({"raised": raised(e)})
+        out, error = invoke(fn, x, start, stop)
+        if error is not None:
+            runs.append({"raised": error})
             continue
-        if out is Ellipsis:
-            raise Unanswered("...")
         if not isinstance(out, Tensor):
             runs.append({"kind": type(out).__name__})
             continue

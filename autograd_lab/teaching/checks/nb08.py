@@ -12,12 +12,12 @@ from ...tensor import Tensor
 from ._common import PREDICTION, Feedback, check_value, missing, wrong
 from ._payloads import (
     FIXED,
-    Unanswered,
     Variant,
     answer,
     early,
     failed,
     guarded,
+    invoke,
     passed,
     raised,
     show,
@@ -144,15 +144,10 @@ def _collect_segments(ns: dict, variant: Variant) -> dict:
         out = None  # the previous call's result and graph go before measuring this one
         x = tensor(values, requires_grad=True)
         start = memory_allocated()
-        try:
-            out = fn(x, segment, n)
-        except NotImplementedError as e:
-            raise Unanswered(str(e)) from None
-        except Exception as e:  # noqa: BLE001 - the student's error is recorded
-            runs.append({"raised": raised(e)})
+        out, error = invoke(fn, x, segment, n)
+        if error is not None:
+            runs.append({"raised": error})
             continue
-        if out is Ellipsis:
-            raise Unanswered("...")
         if not isinstance(out, Tensor):
             runs.append({"kind": type(out).__name__})
             continue
