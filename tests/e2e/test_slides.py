@@ -78,7 +78,13 @@ def test_notebook_04_as_slides_steps_its_stepper_at_projector_size(lab, browser)
             page.wait_for_timeout(300)
             state = page.evaluate(STATE_JS.replace("cellOf()", f"({STEPPER_CELL_JS})()"))
             seen.append(state)
-            if state["onSlide"] and state["fresh"] and state["prompt"] != seen[0]["prompt"]:
+            if state["prompt"] != seen[0]["prompt"]:  # the stepper's cell has run: its view
+                # may take a while to replace the text shown until the widget manager is ready
+                page.wait_for_function(f"() => {{ const c = ({STEPPER_CELL_JS})();"
+                                       f" return c && c.querySelector('{LIVE}'); }}",
+                                       timeout=30_000)
+                state = page.evaluate(STATE_JS.replace("cellOf()", f"({STEPPER_CELL_JS})()"))
+                seen.append(state)
                 break
         assert state.get("onSlide") and state.get("fresh"), "\n".join(map(str, seen))
         slide = page.locator(PRESENT).first
