@@ -177,10 +177,27 @@ def _payload_of(cell: NotebookNode, token: str) -> dict | None:
     return None
 
 
+KERNEL_STARTS = 3  # a kernel that dies before it answers ran none of the student's code
+
+
 def run_notebook(nb: NotebookNode, reference: list[NotebookNode], stem: str,
                  exercise_ids: list[str], seed: int, run: RunDir, scratch: Scratch,
                  limits: Limits, python: str) -> Outcome:
-    """Execute ``nb`` (in place: its cells get the grader's outputs) and collect payloads."""
+    """Execute ``nb`` (in place: its cells get the grader's outputs) and collect payloads.
+    A kernel that could not start is started again (a busy machine, not the submission)."""
+    for _ in range(KERNEL_STARTS):
+        out = _run_once(nb, reference, stem, exercise_ids, seed, run, scratch, limits, python)
+        if not out.fatal.startswith(NOT_STARTED):
+            break
+    return out
+
+
+NOT_STARTED = "the kernel could not start"
+
+
+def _run_once(nb: NotebookNode, reference: list[NotebookNode], stem: str,
+              exercise_ids: list[str], seed: int, run: RunDir, scratch: Scratch,
+              limits: Limits, python: str) -> Outcome:
     out = Outcome()
     at, how = placements(nb.cells, reference, exercise_ids)
     out.collect_at, out.where = at, how
@@ -276,7 +293,7 @@ def run_notebook(nb: NotebookNode, reference: list[NotebookNode], stem: str,
                     last_error = f"cell {i + 1} raised {err[0]}: {err[1]}"
     except (RuntimeError, TimeoutError) as e:  # the kernel did not start
         if not out.fatal:
-            out.fatal = f"the kernel could not start: {e}"
+            out.fatal = f"{NOT_STARTED}: {e}"
     return out
 
 
