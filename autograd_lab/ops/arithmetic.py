@@ -313,8 +313,8 @@ def check_integer_divisor(b: Any, dt: Any) -> None:
 
 
 def _as_float(v: Any, dt: Any) -> Any:
-    """An operand of a floating-point op in the result's dtype (torch computes in it)."""
-    return v.astype(dt.np) if isinstance(v, np.ndarray) and v.dtype != dt.np else v
+    """An integer operand of a floating-point op in the result's dtype."""
+    return v.astype(dt.np) if isinstance(v, np.ndarray) and v.dtype.kind in "biu" else v
 
 
 def _trunc_divide(a: Any, b: Any) -> Any:

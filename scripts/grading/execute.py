@@ -178,6 +178,7 @@ def _payload_of(cell: NotebookNode, token: str) -> dict | None:
 
 
 KERNEL_STARTS = 3  # a kernel that dies before it answers ran none of the student's code
+NOT_STARTED = "the kernel could not start"
 
 
 def run_notebook(nb: NotebookNode, reference: list[NotebookNode], stem: str,
@@ -190,9 +191,6 @@ def run_notebook(nb: NotebookNode, reference: list[NotebookNode], stem: str,
         if not out.fatal.startswith(NOT_STARTED):
             break
     return out
-
-
-NOT_STARTED = "the kernel could not start"
 
 
 def _run_once(nb: NotebookNode, reference: list[NotebookNode], stem: str,
