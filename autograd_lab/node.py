@@ -74,12 +74,12 @@ class SavedTensor:
             self.packed = pack(t)
             # not even the version counter: it is the storage too, and would keep it counted
             self.tensor = self.data = self.storage = self.vc = None
-            self.dtype, self.output_nr = t.dtype, t._output_nr
+            self.dtype, self.output_nr = t._dtype, t._output_nr
             self.meta = (t._data.shape, t._data.nbytes)
             return
         if is_output:  # its producer is the node that saves it (no reference back: no cycle)
             self.tensor = None
-            self.data, self.storage, self.dtype = t._data, t._storage, t.dtype
+            self.data, self.storage, self.dtype = t._data, t._storage, t._dtype
             self.output_nr = t._output_nr
         else:
             self.tensor = t

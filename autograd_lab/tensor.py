@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import warnings
 import weakref
+from operator import attrgetter
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -61,7 +62,11 @@ _READ_ONLY = frozenset(("grad_fn", "is_leaf", "_version", "shape", "dtype", "dev
 class Tensor:
     """An n-dimensional array that can record the operations applied to it."""
 
-    __slots__ = ("_data", "dtype", "grad_fn", "_rg", "_vc", "_storage", "__dict__", "__weakref__")
+    # ``dtype`` and ``grad_fn`` are properties over the ``_dtype``/``_grad_fn`` slots (below), so
+    # that deleting them can be refused without a ``__delattr__``: a class that defines one
+    # routes every attribute store through Python, which made building a tensor 4x slower.
+    __slots__ = ("_data", "_dtype", "_grad_fn", "_rg", "_vc", "_storage", "__dict__",
+                 "__weakref__")
     __array_priority__ = 1000  # numpy defers `ndarray * Tensor` to Tensor.__rmul__
 
     # Rarely-set state lives in the instance dict, with these class-level defaults.
@@ -223,16 +228,6 @@ class Tensor:
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         self._data, self.dtype, self._storage = value._data, value.dtype, value._storage
-
-    def __delattr__(self, name: str) -> None:
-        """torch's refusals: ``del x.grad`` is the only autograd attribute one may delete."""
-        if name in _READ_ONLY:
-            raise AttributeError(msg.not_writable(name))
-        if name == "requires_grad":
-            raise RuntimeError("requires_grad must be a bool")
-        if name == "data":
-            raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
-        object.__delattr__(self, name)
 
     @property
     def output_nr(self) -> int:
@@ -523,8 +518,8 @@ def _init(t: Tensor, arr: np.ndarray, dt: dtype, storage: Storage | None = None,
           vc: Storage | None = None, grad_fn: Any = None) -> None:
     """Fill in a new tensor's slots (a leaf unless ``grad_fn`` is given)."""
     t._data = arr
-    t.dtype = dt
-    t.grad_fn = grad_fn
+    t._dtype = dt
+    t._grad_fn = grad_fn
     t._rg = grad_fn is not None
     if storage is None:
         storage = Storage(arr.nbytes)
@@ -562,6 +557,31 @@ def _rebuild(data: np.ndarray, dtype_name: str, rg: bool) -> Tensor:
     t._rg = rg
     return t
 
+
+def _refuse_delete(name: str, error: type[Exception] = AttributeError,
+                   text: str | None = None) -> Callable[[Tensor], None]:
+    """A property deleter that refuses as torch does (``del x.grad`` is the one allowed)."""
+    def refuse(self: Tensor) -> None:
+        raise error(msg.not_writable(name) if text is None else text)
+    return refuse
+
+
+def refuse_deletes(cls: type) -> None:
+    """Give the read-only properties (and ``requires_grad``, ``data``) torch's refusals.
+    Run once every property exists (``tensor_methods`` adds ``T`` and ``mT``)."""
+    for name in _READ_ONLY:
+        prop = cls.__dict__[name]
+        setattr(cls, name, prop.deleter(_refuse_delete(name)))
+    cls.requires_grad = cls.requires_grad.deleter(
+        _refuse_delete("requires_grad", RuntimeError, "requires_grad must be a bool"))
+    cls.data = cls.data.deleter(_refuse_delete(
+        "data", RuntimeError, "Deleting tensor data is not allowed. Delete tensor instead!"))
+
+
+Tensor.dtype = property(attrgetter("_dtype"), Tensor._dtype.__set__,  # type: ignore[assignment]
+                        doc="The tensor's dtype (``torch.float32`` ...).")
+Tensor.grad_fn = property(attrgetter("_grad_fn"), Tensor._grad_fn.__set__,  # type: ignore
+                          doc="The node that made this tensor (None for a leaf).")
 
 # ``type(t)`` prints ``<class 'torch.Tensor'>`` (and ``torch.Size``), as with torch
 Tensor.__module__ = Size.__module__ = "torch"

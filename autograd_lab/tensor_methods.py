@@ -37,7 +37,7 @@ from .ops import softmax_family as Sm
 from .ops import sorting as S
 from .ops import views as V
 from .ops.common import OperandTypeError, check_inplace_operands, is_number, numpy_aliases
-from .tensor import Tensor
+from .tensor import Tensor, refuse_deletes
 
 
 def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
@@ -439,3 +439,4 @@ for _name, _fn in METHODS.items():
 
 Tensor.T = property(V.T)  # type: ignore[attr-defined]
 Tensor.mT = property(V.mT)  # type: ignore[attr-defined]
+refuse_deletes(Tensor)

@@ -179,7 +179,7 @@ def mul(x: Any, y: Any) -> Tensor:
     if type(x) is Tensor and type(y) is float:  # ``x * 0.5``: nothing to parse or promote
         out, node = binary_fast(MulBackward0, operator.mul, x, y)
         if node is not None:  # as _save_operand: the number only if x wants a gradient
-            node._saved.update(other=y if node._fns[0] is not None else None, self=None)
+            node._saved = {"other": y if node._fns[0] is not None else None, "self": None}
         return out
     x = number_input(x, y)
     out, node = _binary(MulBackward0, operator.mul, x, y, "mul")

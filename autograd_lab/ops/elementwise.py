@@ -95,15 +95,18 @@ class ReluBackward0(Node):
 
 def relu(x: Tensor) -> Tensor:
     """max(x, 0)."""
-    data = x._data if type(x) is Tensor else unary_data(x, "relu")
-    if x.dtype._cat == 0:
+    if type(x) is Tensor:
+        data, dt = x._data, x._dtype
+    else:
+        data, dt = unary_data(x, "relu"), x.dtype
+    if dt._cat == 0:
         raise RuntimeError("Boolean inputs not supported for relu")
     node = node_for(ReluBackward0, x)
     if data.ndim == 0:  # scalar fast path; keeps -0.0 and nan as torch does
         v = data[()]
-        out = make(_ZERO.get(data.dtype, 0) if v < 0 else v, x.dtype, node)
+        out = make(_ZERO.get(data.dtype, 0) if v < 0 else v, dt, node)
     else:  # zero first: numpy then keeps x on a tie, so relu(-0.0) = -0.0 as in torch
-        out = make(np.maximum(_ZERO.get(data.dtype, 0), data), x.dtype, node)
+        out = make(np.maximum(_ZERO.get(data.dtype, 0), data), dt, node)
     if node is not None:
         node.save_output("result", out)
     return out

@@ -50,8 +50,8 @@ def make(data: Any, dt: dtype, node: Node | None) -> Tensor:
     # the bodies of tensor._make and Storage(), inlined: this runs once per op
     t = _new_tensor(Tensor)
     t._data = data
-    t.dtype = dt
-    t.grad_fn = node
+    t._dtype = dt
+    t._grad_fn = node
     t._rg = node is not None
     st = _new_tensor(Storage)
     st.nbytes = n = data.nbytes
@@ -86,7 +86,8 @@ def node_for(cls: type[Node], *inputs: Any) -> Node | None:
     node = _new_node(cls)
     if len(inputs) == 1:
         x = inputs[0]
-        fn = x.grad_fn if isinstance(x, Tensor) else None
+        # ``grad_fn`` by its property: a stale multi-output view raises there
+        fn = x._grad_fn if type(x) is Tensor else x.grad_fn if isinstance(x, Tensor) else None
         if fn is not None and not x._output_nr:
             node._fns, node._nrs = (fn,), _NR1
         else:
@@ -126,7 +127,7 @@ _new_node = object.__new__
 def binary_fast(cls: type[Node], fn: Any, x: Tensor, y: Any) -> tuple[Tensor, Node | None]:
     """The common case -- a tensor with a Python float, or two tensors of one dtype --
     with the general path's steps inlined (this runs for every scalar op of a training loop)."""
-    a, dt = x._data, x.dtype
+    a, dt = x._data, x._dtype
     ty = type(y) is Tensor
     b = y._data if ty else y
     if not ty and dt._cat != 2:
@@ -143,7 +144,7 @@ def binary_fast(cls: type[Node], fn: Any, x: Tensor, y: Any) -> tuple[Tensor, No
         if ty or x._output_nr:
             node._fns, node._nrs = _edges((x, y) if ty else (x, None))
         else:
-            fn = x.grad_fn
+            fn = x._grad_fn
             if fn is None:  # x requires grad: a leaf (or a view made under no_grad)
                 fn = None if x._nograd_view else grad_accumulator(x)
             node._fns, node._nrs = (fn, None), _NR2
@@ -156,8 +157,8 @@ def binary_fast(cls: type[Node], fn: Any, x: Tensor, y: Any) -> tuple[Tensor, No
             node.shapes = (a.shape, b.shape)
         elif not ty and a.shape != out._data.shape:
             node.shapes = (a.shape, out._data.shape)
-        if dt is not x.dtype:
-            node.casts = (x.dtype, dt)
+        if dt is not x._dtype:
+            node.casts = (x._dtype, dt)
         return out, node
     return make(data, dt, None), None
 
@@ -169,10 +170,10 @@ def view_output(x: Tensor, data: np.ndarray, node: Node | None, fn: Callable,
     """A result that aliases ``x``: same storage and version counter, base recorded (built in
     ``into``, a tensor being initialised, when given: ``torch.Tensor(x)``)."""
     if into is None:
-        out = _make(data, x.dtype, node, x._storage, x._vc)
+        out = _make(data, x._dtype, node, x._storage, x._vc)
     else:
         out = into
-        _init(out, data, x.dtype, x._storage, x._vc, node)
+        _init(out, data, x._dtype, x._storage, x._vc, node)
     base = x._base if x._base is not None else x
     if node is not None:
         remember_view(out)
