@@ -191,9 +191,18 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     bad = keep & ((tgt < 0) | (tgt >= n_classes))
     if bad.any():
         raise IndexError(f"Target {int(tgt[np.argmax(bad)])} is out of bounds.")
-    cols = np.where(keep, tgt, 0)
     rows = np.arange(x2.shape[0])
     dt = input.dtype.np
+    if weight is None and reduction and keep.all():  # the training-loop case, in fewer passes
+        picked = x2[rows, tgt]
+        total = dt.type(tgt.shape[0])
+        data = dt.type(0) - nll_sum(picked)
+        one = dt.type(-1)
+        if reduction == 1:
+            data, one = data / total, one / total
+        return _nll_result(nd, input, target, weight, data, total,
+                           np.full(tgt.shape, one, dtype=dt), tgt, ignore_index, reduction)
+    cols = np.where(keep, tgt, 0)
     # (nll_loss2d checks only the weight's size: any shape of C elements reads as a vector)
     w = (weight._data.reshape(-1)[cols] if weight is not None else np.ones(cols.shape, dtype=dt))
     w = np.where(keep, w, np.zeros((), dtype=dt)).astype(dt, copy=False)
@@ -212,6 +221,17 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         if reduction == 1:
             data = data / total
             coef = np.where(keep, coef / total, coef)
+    return _nll_result(nd, input, target, weight, data, total, coef, cols, ignore_index,
+                       reduction)
+
+
+def _nll_result(nd: int, input: Tensor, target: Tensor, weight: Tensor | None, data: Any,
+                total: Any, coef: np.ndarray, cols: np.ndarray, ignore_index: int,
+                reduction: int) -> Tensor:
+    """nll_loss's output and node: ``coef`` is each row's gradient factor, ``cols`` its
+    target column."""
+    x = input._data
+    dt = input.dtype.np
     out, node = record(NllLoss2DBackward0 if nd == 4 else NllLossBackward0, data, input.dtype,
                        input)
     if node is not None:

@@ -136,7 +136,7 @@ def _rowsum(a: np.ndarray, d: int) -> np.ndarray:
     return a.sum(axis=d, keepdims=True)
 
 
-_BLOCK_BYTES = 1 << 18  # rows of a block, their exp and sums fit in L2 together
+_BLOCK_BYTES = 1 << 20  # rows of a block, their exp and sums fit in L2 together
 
 
 def _blockable(a: np.ndarray, d: int) -> bool:
