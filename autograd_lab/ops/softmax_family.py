@@ -17,6 +17,7 @@ the last place, so it scales the kept array instead of taking a second exp.
 
 from __future__ import annotations
 
+from math import prod
 from typing import Any
 
 import numpy as np
@@ -265,7 +266,7 @@ def _inner_fma(y: np.ndarray, g: Any, d: int) -> Any:
     of more than one element (where it accumulates with FMAs), else None (the last-dim
     kernel, or above the precision policy's size)."""
     if (not isinstance(g, np.ndarray) or g.dtype != y.dtype or y.dtype.kind != "f"
-            or int(np.prod(y.shape[d + 1:])) <= 1 or not y.size or not exact(y.size)):
+            or prod(y.shape[d + 1:]) <= 1 or not y.size or not exact(y.size)):
         return None
     return fma32 if y.dtype == np.float32 else fma64 if y.dtype == np.float64 else None
 
@@ -275,7 +276,7 @@ def _lastdim_fma(y: np.ndarray, g: Any, d: int) -> Any:
     followed by no dim of more than one element), for tensors small enough to replay it;
     else None."""
     if (not isinstance(g, np.ndarray) or g.dtype != y.dtype or y.dtype.kind != "f"
-            or int(np.prod(y.shape[d + 1:])) != 1 or not y.size or not exact(y.size)):
+            or prod(y.shape[d + 1:]) != 1 or not y.size or not exact(y.size)):
         return None
     return fma32 if y.dtype == np.float32 else fma64 if y.dtype == np.float64 else None
 

@@ -18,6 +18,7 @@ thread: the order above.
 from __future__ import annotations
 
 import os
+from math import prod
 from typing import Any
 
 import numpy as np
@@ -125,7 +126,7 @@ def _seq_inner(x: np.ndarray) -> np.ndarray:
     if x.ndim == 2:
         if x.shape[1] > 4:  # accumulate adds in order along the contiguous axis
             return np.add.accumulate(x, axis=1)[:, -1] + zero
-    elif np.prod(x.shape[2:]) > 1:  # numpy reduces a middle axis in order, lanes innermost
+    elif prod(x.shape[2:]) > 1:  # numpy reduces a middle axis in order, lanes innermost
         return np.add.reduce(x, axis=1) + zero
     acc = x[:, 0] + zero
     for i in range(1, x.shape[1]):

@@ -7,6 +7,7 @@ gradient back where the view came from: ``grad_scatter.embed`` scatters it into 
 
 from __future__ import annotations
 
+from math import prod
 from typing import Any
 
 import numpy as np
@@ -164,7 +165,7 @@ def unflatten(x: Tensor, dim: int, sizes: tuple) -> Tensor:
     d = norm_dim(dim, x._data.ndim)
     shp = x._data.shape
     sizes = tuple(sizes)
-    known = int(np.prod([s for s in sizes if s != -1]))
+    known = prod([s for s in sizes if s != -1])
     if (-1 not in sizes and known != shp[d]) or (-1 in sizes and (known == 0 or shp[d] % known)):
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
                            f"size of dim {dim} ({shp[d]}) in the input tensor")
