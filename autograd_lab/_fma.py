@@ -72,6 +72,13 @@ def double_rounding_risk(s: np.ndarray) -> np.ndarray:
     return risk
 
 
+def _flat(v: np.ndarray, shape: tuple) -> np.ndarray:
+    """``v`` broadcast to ``shape``, flattened (a view when it already has that shape)."""
+    if v.shape != shape:
+        v = np.broadcast_to(v, shape)
+    return v.reshape(-1)
+
+
 def fma32(a: np.ndarray | float, b: np.ndarray | float, c: np.ndarray | float) -> np.ndarray:
     """float32 ``a * b + c`` rounded once (operands are float32 values)."""
     a64, b64 = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b))
@@ -82,7 +89,7 @@ def fma32(a: np.ndarray | float, b: np.ndarray | float, c: np.ndarray | float) -
     risk = double_rounding_risk(s)
     if risk.any():
         idx = np.flatnonzero(risk)
-        pick = [np.broadcast_to(v, s.shape).reshape(-1)[idx] for v in (a64, b64, c32)]
+        pick = [_flat(v, s.shape)[idx] for v in (a64, b64, c32)]
         p = pick[0] * pick[1]
         t, err = _two_sum(p, pick[2].astype(np.float64))
         out.reshape(-1)[idx] = _to_odd(t, err).astype(np.float32)
