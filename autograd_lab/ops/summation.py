@@ -89,8 +89,8 @@ def vec_sum_rows(a: np.ndarray, vec_bytes: int = SOFTMAX_VEC_BYTES) -> np.ndarra
     vector: sequentially."""
     lanes = vec_bytes // a.itemsize
     n = a.shape[1]
-    if n < lanes:
-        return _seq(a.T)
+    if n < lanes:  # in order along each row: one accumulate instead of a call per column
+        return _seq_inner(a) if n > 4 else _seq(a.T)
     full = (n // lanes) * lanes
     acc = a[:, :lanes].copy()
     for k in range(lanes, full, lanes):

@@ -1,6 +1,6 @@
 """PyTorch's OpInfo database as a conformance suite for autograd_lab.
 
-    PYTHONPATH=$PWD /tmp/oracle/bin/python scripts/oracle/opinfo_conformance.py \\
+    PYTHONPATH=$PWD $TORCH_PYTHON scripts/oracle/opinfo_conformance.py \\
         [--ops a,b] [--only forward|grad|errors] [--json out.json] [--worst 15]
 
 Needs torch 2.13 with ``expecttest``/``hypothesis``/``pytest`` (``op_db`` imports them) and the
