@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import autograd_lab as torch
+from autograd_lab.tensor import Tensor
 
 # ---- factories and dtype inference --------------------------------------------------------------
 
@@ -436,3 +437,19 @@ def test_complex_numbers_are_refused(make: object) -> None:
     with its imaginary part dropped."""
     with pytest.raises(TypeError, match="^complex numbers are not supported by autograd_lab$"):
         make()
+
+
+def test_tensor_attribute_stores_stay_plain_slot_stores() -> None:
+    """A ``__setattr__`` or ``__delattr__`` on Tensor would route every attribute store
+    (six per op's output) through Python; torch's refusals of ``del x.grad_fn`` and the
+    like are property deleters instead, and ``grad_fn``/``dtype`` stay settable."""
+    assert "__setattr__" not in vars(Tensor) and "__delattr__" not in vars(Tensor)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    for name in ("grad_fn", "dtype", "is_leaf", "shape", "_version", "T"):
+        with pytest.raises(AttributeError, match=f"attribute '{name}' of 'torch._C.TensorBase'"
+                                                 " objects is not writable"):
+            delattr(y, name)
+    with pytest.raises(RuntimeError, match="requires_grad must be a bool"):
+        del y.requires_grad
+    assert type(y.grad_fn).__name__ == "MulBackward0" and y.dtype is torch.float32
