@@ -90,6 +90,21 @@ def _extreme_data(data: np.ndarray, axis: Any, keepdims: bool, largest: bool) ->
     return (np.max if largest else np.min)(data, axis=axis, keepdims=keepdims)
 
 
+def _first_zero_sign(data: np.ndarray, dims: tuple, y: Any, keepdim: bool) -> Any:
+    """amax/amin's zeros signed as the first zero each slice meets in memory order: torch's
+    kernel keeps the earlier of two equal candidates (``0.0 == -0.0``), numpy the later."""
+    if data.dtype.kind != "f" or not dims or not (np.signbit(data) & (data == 0)).any():
+        return y
+    order = sorted(dims, key=lambda d: -abs(data.strides[d]))  # outermost first, as read
+    kept = [d for d in range(data.ndim) if d not in dims]
+    rows = data.transpose(kept + order).reshape(tuple(data.shape[d] for d in kept) + (-1,))
+    first = np.argmax(rows == 0, axis=-1)[..., None]
+    neg = np.signbit(np.take_along_axis(rows, first, -1)[..., 0])
+    yk = np.reshape(y, neg.shape)
+    zero = np.where(neg, -0.0, 0.0).astype(data.dtype)
+    return np.where(yk == 0, zero, yk).reshape(np.shape(y))
+
+
 def _arg_data(data: np.ndarray, d: int, largest: bool) -> np.ndarray:
     """Where the max (min) along ``d`` is: the first NaN of a slice that has one, else the
     first extreme (numpy's argmax/argmin follow the same two rules)."""
@@ -301,6 +316,7 @@ def _amaxmin(x: Tensor, dim: Any, keepdim: bool, largest: bool) -> Tensor:
         _check_nonempty(name, data.shape, dims,
                         lambda k: next(g for g in given if g % data.ndim == k))
     y = _extreme_data(data, dims if data.ndim else (), keepdim, largest)
+    y = _first_zero_sign(data, dims if data.ndim else (), y, keepdim)
     out, node = record(AmaxBackward0 if largest else AminBackward0, y, x.dtype, x)
     if node is not None:
         node._saved.update(dim=dims, keepdim=keepdim)

@@ -19,6 +19,7 @@ from . import common as c
 from .arithmetic import NotImplementedBackward
 from .common import Node, Tensor, norm_dim
 from .grad_scatter import IndexAddBackward0, embed
+from .layout import preserve_copy
 from .record import make, node_for, record
 
 
@@ -202,7 +203,7 @@ def _zero_at(g: Any, d: int, idx: np.ndarray) -> Any:
     """``g`` with zeros written at ``idx`` along ``d``."""
     if isinstance(g, Tensor):
         return scatter(g, d, make(idx, int64, None), 0.0)
-    out = np.array(g, copy=True)
+    out = np.array(g, order="C", copy=True)
     if idx.size:
         arr, at = _flat_at(out, idx, d)
         arr[at] = 0
@@ -222,7 +223,7 @@ def _scatter(x: Tensor, dim: int, index: Tensor, src: Any, add: bool, op: str,
                         f"{type(src).__name__}")
     _scatter_shape_check(x, d, idx, src)
     _check_bounds(idx, data.shape[d] if data.ndim else 1, d)  # a 0-d x holds one element
-    out_data = np.array(data, copy=True)
+    out_data = np.array(data, order="C", copy=True)  # torch's scatter: always row-major
     if idx.size:
         arr, coords = _flat_at(out_data, idx, d)
         if isinstance(src, Tensor):
@@ -343,7 +344,7 @@ class IndexFillBackward0(Node):
         d, idx = self._saved["dim"], self.idx
         if isinstance(g, Tensor):
             return index_fill(g, d, make(idx, int64, None), 0)
-        out = np.array(g, copy=True)
+        out = preserve_copy(g)
         if out.ndim:
             out[(slice(None),) * d + (idx,)] = 0
         elif idx.size:
@@ -391,7 +392,7 @@ def index_fill(x: Tensor, dim: int, index: Tensor, value: Any, *, _inplace: bool
                          f"size {size}")
     idx = np.where(idx < 0, idx + size, idx)
     fill = np.array(value._data if isinstance(value, Tensor) else value).astype(x.dtype.np)
-    out_data = np.array(data, copy=True)
+    out_data = preserve_copy(data)  # torch's index_fill clones x: its layout when dense
     if out_data.ndim:
         out_data[(slice(None),) * d + (idx,)] = fill
     elif idx.size:

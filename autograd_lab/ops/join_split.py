@@ -69,7 +69,9 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     parts = [t_._data for t_ in ts if not (t_._data.ndim == 1 and t_._data.shape[0] == 0)]
     parts = parts or [t_._data for t_ in ts]  # only legacy empty tensors: an empty result
     try:
-        data = np.concatenate([p.astype(dt.np, copy=False) for p in parts], axis=d)
+        # torch's cat writes a row-major result whatever its inputs' layouts
+        data = np.ascontiguousarray(np.concatenate([p.astype(dt.np, copy=False) for p in parts],
+                                                   axis=d))
     except ValueError:
         ref = ts[0]._data.shape
         for i, t_ in enumerate(ts):
@@ -119,7 +121,8 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
             )
     d = norm_dim(dim, len(ref) + 1)
     dt = _promoted(ts)
-    data = np.stack([t_._data.astype(dt.np, copy=False) for t_ in ts], axis=d)
+    data = np.ascontiguousarray(np.stack([t_._data.astype(dt.np, copy=False) for t_ in ts],
+                                         axis=d))  # row-major, as torch's cat writes it
     node = node_for(StackBackward0, *ts)
     if node is not None:
         node._saved["dim"] = d

@@ -31,6 +31,17 @@ def empty_dense_like(a: np.ndarray) -> np.ndarray:
     return np.empty([sz[d] for d in outer], a.dtype).transpose(np.argsort(outer))
 
 
+def preserve_copy(a: np.ndarray) -> np.ndarray:
+    """A copy of ``a`` laid out as torch's ``preserve_format`` does: ``a``'s own strides when
+    ``a`` is dense, else dense ones in ``a``'s order of dims (numpy's order "K" is the same
+    rule but for zero strides)."""
+    if a.size and 0 in a.strides:
+        out = empty_dense_like(a)
+        out[...] = a
+        return out
+    return np.array(a, order="K", copy=True)
+
+
 def empty_strided(shape: tuple, strides: tuple, dt: Any) -> np.ndarray:
     """An uninitialized array whose dims lie in memory in the order of ``strides`` (the
     outermost first), as torch's ``new_empty_strided`` with a dense layout."""

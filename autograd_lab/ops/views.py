@@ -18,7 +18,7 @@ from .._messages import warn_once
 from . import common as c
 from .common import Node, Tensor, norm_dim, norm_dims
 from .grad_scatter import SelectBackwardBackward0, SliceBackwardBackward0, embed
-from .layout import empty_dense_like, unsqueeze_empty
+from .layout import preserve_copy, unsqueeze_empty
 from .record import make, node_for, record, record_view, view_output
 
 # ---- reshape family -------------------------------------------------------------------------
@@ -403,14 +403,8 @@ class CloneBackward0(Node):
 def clone(x: Tensor, *, memory_format: Any = None) -> Tensor:
     """A copy of x with memory of its own (in the graph: its gradient passes through), laid
     out as torch's preserve_format does: x's own strides when x is dense, else dense ones in
-    x's order of dims (numpy's order "K" is the same rule but for zero strides)."""
-    a = x._data
-    if a.size and 0 in a.strides:
-        out = empty_dense_like(a)
-        out[...] = a
-    else:
-        out = np.array(a, order="K", copy=True)
-    return record(CloneBackward0, out, x.dtype, x)[0]
+    x's order of dims."""
+    return record(CloneBackward0, preserve_copy(x._data), x.dtype, x)[0]
 
 
 def clone_contiguous(x: Tensor) -> Tensor:
