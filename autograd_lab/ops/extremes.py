@@ -93,7 +93,9 @@ def _extreme_data(data: np.ndarray, axis: Any, keepdims: bool, largest: bool) ->
 def _first_zero_sign(data: np.ndarray, dims: tuple, y: Any, keepdim: bool) -> Any:
     """amax/amin's zeros signed as the first zero each slice meets in memory order: torch's
     kernel keeps the earlier of two equal candidates (``0.0 == -0.0``), numpy the later."""
-    if data.dtype.kind != "f" or not dims or not (np.signbit(data) & (data == 0)).any():
+    if data.dtype.kind != "f" or not dims or not np.any(np.equal(y, 0)):
+        return y  # (only a zero result can have the other sign: the input is not scanned)
+    if not (np.signbit(data) & (data == 0)).any():
         return y
     order = sorted(dims, key=lambda d: -abs(data.strides[d]))  # outermost first, as read
     kept = [d for d in range(data.ndim) if d not in dims]
