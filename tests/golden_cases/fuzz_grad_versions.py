@@ -106,3 +106,45 @@ case("squeeze_0d_create_graph", """
     h, = torch.autograd.grad(v.expand(()) * 2, [v], create_graph=True)
     result = [g, g._version, g.grad_fn.name(), h, h._version, h.grad_fn]
 """)
+
+# index_select's gradient of a 0-d x is a view of the one-element tensor torch fills in place:
+# the view shares its version (1), also under create_graph
+for cg in (True, False):
+    for shape in ("()", "(1,)", "(3,)"):
+        case(f"index_select_{'0d' if shape == '()' else shape[1]}_create_graph{cg}", f"""
+            v4 = torch.full({shape}, 1.05, dtype=torch.float64).requires_grad_()
+            v8 = v4.index_select(0, torch.tensor([0]) if {shape} else torch.tensor(0))
+            g, = torch.autograd.grad(v8.sum(), [v4], allow_unused=True, create_graph={cg},
+                                     retain_graph=True)
+            result = [g, g._version, g.stride(), g.grad_fn]
+        """)
+
+# masked_fill's gradient of x under create_graph: torch's grad.masked_fill(mask, 0)
+for x0 in (-1.97, 1.5):
+    for inplace in (True, False):
+        case(f"masked_fill_{'inplace' if inplace else 'out'}_pow_create_graph_{x0}", WALK + f"""
+            v1 = torch.tensor({x0}).requires_grad_()
+            if {inplace}:
+                v3 = v1.clone()
+                v3.masked_fill_(v3 > 0, 0.0)
+                v3.pow_(2)
+            else:
+                v3 = v1.masked_fill(v1 > 0, 0.0) ** 2
+            g, = torch.autograd.grad(v3.sum(), [v1], allow_unused=True, create_graph=True,
+                                     retain_graph=True)
+            gg, = torch.autograd.grad(g, [v1])
+            result = [g, g._version, walk(g.grad_fn), gg]
+        """)
+case("masked_fill_tensor_value_create_graph_x", WALK + """
+    v = torch.tensor([1., -2., 3.]).requires_grad_()
+    w = torch.tensor(0.5).requires_grad_()
+    y = v.masked_fill(v > 0, w * 2)
+    g, = torch.autograd.grad((y * v).sum(), [v], create_graph=True)
+    result = [g, g._version, walk(g.grad_fn)]
+""")
+case("masked_fill_broadcast_create_graph", WALK + """
+    v = torch.tensor([[1., -2., 3.], [0.5, -1., 2.]]).requires_grad_()
+    y = v.masked_fill(torch.tensor([True, False, True]), 0.0)
+    g, = torch.autograd.grad((y * y).sum(), [v], create_graph=True)
+    result = [g, g._version, walk(g.grad_fn)]
+""")
