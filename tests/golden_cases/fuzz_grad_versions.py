@@ -148,3 +148,37 @@ case("masked_fill_broadcast_create_graph", WALK + """
     g, = torch.autograd.grad((y * y).sum(), [v], create_graph=True)
     result = [g, g._version, walk(g.grad_fn)]
 """)
+
+# binary_cross_entropy_with_logits under create_graph: torch's out-of-place formula times g
+# (times w), then div_ by numel for a mean (DivBackward1, version 1); t's gradient is
+# -x * g with the weight multiplied in place
+case("bce_logits_empty_maximum_target_create_graph", WALK + """
+    v1 = torch.zeros((0,), dtype=torch.float64).requires_grad_()
+    v4 = torch.maximum(v1, v1)
+    v5 = F.binary_cross_entropy_with_logits(v1, v4)
+    v7 = torch.autograd.grad(v5.sum(), [v1], allow_unused=True, create_graph=True)
+    result = [v7[0], v7[0]._version, walk(v7[0].grad_fn)]
+""")
+for red in ("mean", "sum", "none"):
+    for w in (False, True):
+        for pw in (False, True):
+            for which in (("x",), ("x", "t")) if pw else (("x",), ("t",), ("x", "t")):
+                case(f"bce_logits_create_graph_{red}_w{w}_pw{pw}_{''.join(which)}", WALK + f"""
+                    x = torch.tensor([0.5, -1., 2.], dtype=torch.float64)
+                    t = torch.tensor([0.3, 0.9, 0.1], dtype=torch.float64)
+                    ins = []
+                    for v, name in ((x, "x"), (t, "t")):
+                        if name in {which!r}:
+                            v.requires_grad_()
+                            ins.append(v)
+                    kw = {{}}
+                    if {w}:
+                        kw["weight"] = torch.tensor([1.5, 2., 0.5], dtype=torch.float64)
+                    if {pw}:
+                        kw["pos_weight"] = torch.tensor([1.2, 0.7, 2.], dtype=torch.float64)
+                    loss = F.binary_cross_entropy_with_logits(x, t, reduction="{red}", **kw)
+                    gs = torch.autograd.grad(loss.sum(), ins, create_graph=True)
+                    # t's graph under pos_weight is left out: torch's uses log_sigmoid
+                    result = [(g, g._version, walk(g.grad_fn) if {not pw} or i == 0 else None)
+                              for i, g in enumerate(gs)]
+                """)
