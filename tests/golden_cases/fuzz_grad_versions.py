@@ -182,3 +182,23 @@ for red in ("mean", "sum", "none"):
                     result = [(g, g._version, walk(g.grad_fn) if {not pw} or i == 0 else None)
                               for i, g in enumerate(gs)]
                 """)
+
+# a sum over size-1 dims only: torch's expand of the (unsqueezed) gradient keeps its strides,
+# so the leaf keeps it (version 0); numpy's broadcast zeroes a size-1 dim's stride
+for shape, dim in (("(1,)", "0"), ("(3, 1)", "1"), ("(1, 3)", "0"), ("(2, 1, 2)", "1"),
+                   ("(1, 1)", "(0, 1)"), ("(2, 1)", "(1,)")):
+    for kd in (False, True):
+        case(f"sum_size1_dims_{shape}_{dim}_keepdim{kd}", f"""
+            out = []
+            for mode in ("implicit", "explicit", "mean"):
+                x = torch.ones({shape}).requires_grad_()
+                if mode == "implicit":
+                    x.sum({dim}, keepdim={kd}).sum().backward()
+                elif mode == "explicit":
+                    y = x.sum({dim}, keepdim={kd})
+                    y.backward(torch.ones_like(y))
+                else:
+                    x.mean({dim}, keepdim={kd}).sum().backward()
+                out.append((mode, x.grad, x.grad._version, x.grad.stride()))
+            result = out
+        """)
