@@ -79,6 +79,6 @@ class GradVersions:
             if type(g) is np.ndarray:  # a view: its base holds the version (torch's views share)
                 a = g if g.base is None else g.base
                 self.vers[id(a)] = (weakref.ref(a), v)
-            elif isinstance(g, Tensor) and g._base is None:
+            elif isinstance(g, Tensor):  # a view shares its base's counter, as in torch
                 g._vc[0] = v
         return out

@@ -13,11 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import bool_
 from .._dtype import dtype as DType
 from . import common as c
 from .common import Node, Tensor, norm_dim
-from .comparison import choose
 from .join_split import cat
 from .record import make, node_for
 from .reductions import _sum_dtype
@@ -81,12 +79,26 @@ class CumprodBackward0(Node):
         d = self._saved["dim"]
         if not x.shape or x.shape[d] <= 1:
             return g
-        if isinstance(x, Tensor) or isinstance(g, Tensor):  # create_graph: no division, as
-            return _cumprod_grad_graph(g, x, d)  # torch's formula for higher derivatives
-        if not (x == 0).any():
-            out = np.empty_like(x)  # a new array laid out like x, as torch's
+        if isinstance(x, Tensor) or isinstance(g, Tensor):  # create_graph: torch's graph
+            return self._grad_graph(g, x, y, d)
+        if not (x == 0).any():  # torch's result is contiguous (a leaf laid out otherwise copies)
+            out = np.empty(x.shape, dtype=np.result_type(x, g))
             return np.divide(_reversed_cumsum(y * g, d), x, out=out)
-        return _cumprod_grad_zeros(g, x, y, d)
+        return np.ascontiguousarray(_cumprod_grad_zeros(g, x, y, d))  # torch: zeros(sizes)
+
+    def _grad_graph(self, g: Any, x: Any, y: Any, d: int) -> Tensor:
+        """Differentiable (create_graph), as torch records it: ``reversed_cumsum(y * g) / x``
+        where x has no zero, else its O(n^2) formula written slice by slice into zeros."""
+        if not isinstance(x, Tensor):
+            x = make(x, g.dtype, None)
+        if not isinstance(g, Tensor):
+            g = make(g, x.dtype, None)
+        if not isinstance(y, Tensor):
+            y = make(y, x.dtype, None)
+        if not (x._data == 0).any():
+            return _reversed_cumsum(y * g, d) / x
+        self.grad_versions = (x.shape[d] + 1,)  # zeros, then one copy_ per slice (and one more)
+        return _cumprod_grad_graph(g, x, d)
 
 
 def _cumprod_grad_zeros(g: np.ndarray, x: np.ndarray, y: np.ndarray, d: int) -> np.ndarray:
@@ -109,21 +121,26 @@ def _cumprod_grad_zeros(g: np.ndarray, x: np.ndarray, y: np.ndarray, d: int) -> 
     return np.moveaxis(out, -1, d)
 
 
-def _cumprod_grad_graph(g: Any, x: Any, d: int) -> Tensor:
-    """Differentiable (create_graph): for each j, the cumulative product with x_j replaced
-    by 1, times g, summed over i >= j."""
-    if not isinstance(x, Tensor):
-        x = make(x, g.dtype, None)
-    if not isinstance(g, Tensor):
-        g = make(g, x.dtype, None)
+def _cumprod_grad_graph(g: Tensor, x: Tensor, d: int) -> Tensor:
+    """torch's differentiable formula: for each k, the products of x_0..x_j without x_k
+    (j >= k: ``prod(x[:k]) * cumprod(x[k+1:j+1])``), times g, summed over j, copied into
+    slice k of zeros."""
     n = x.shape[d]
-    parts = []
-    for j in range(n):
-        hot = (np.arange(n) == j).reshape([-1 if k == d else 1 for k in range(x.ndim)])
-        others = choose(make(hot, bool_, None), 1.0, x).cumprod(d)
-        keep = make((np.arange(n) >= j).reshape(hot.shape), g.dtype, None)
-        parts.append((g * others * keep).sum(d, keepdim=True))
-    return cat(parts, d)
+    out = make(np.zeros(x.shape, dtype=g.dtype.np), g.dtype, None)
+    ones_shape = tuple(1 if i == d else s for i, s in enumerate(x.shape))
+    ones = make(np.ones(1, dtype=g.dtype.np), g.dtype, None).expand(*ones_shape)
+    for k in range(n):
+        if k == 0:
+            omitted = cat([ones, x.narrow(d, 1, n - 1).cumprod(d)], d)
+        else:
+            until_k = x.narrow(d, 0, k).prod(d, keepdim=True)
+            if k == n - 1:
+                omitted = until_k
+            else:
+                after = x.narrow(d, k + 1, n - k - 1).cumprod(d)
+                omitted = cat([until_k, until_k.expand_as(after) * after], d)
+        out.select(d, k).copy_((g.narrow(d, k, n - k) * omitted).sum(d))
+    return out
 
 
 def cumprod(x: Tensor, dim: int | None = None, *, dtype: DType | None = None) -> Tensor:

@@ -292,8 +292,8 @@ class MaskedFillBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         mask = self.saved("mask")
-        if isinstance(g, Tensor):
-            gx = choose(mask, 0.0, g)
+        if isinstance(g, Tensor):  # torch's formula: grad.masked_fill(mask, 0)
+            gx = masked_fill(g, mask, 0.0)
         else:
             # torch's masked_fill: a contiguous clone of g, filled in place
             gx = np.asarray(np.where(mask, np.zeros((), dtype=g.dtype), g), order="C")

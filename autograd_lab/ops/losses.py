@@ -395,24 +395,19 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
 
     saved_names = ("pos_weight", "reduction", "self", "target", "weight")
 
-    @property
-    def grad_versions(self) -> tuple[int, int]:  # type: ignore[override]
-        """torch's formulas end with in-place steps: (sigmoid(x) - t).mul_(g) for x,
-        x.mul(g).neg_() for t; then mul_(pos_weight term) twice, mul_(w), div_(numel)."""
-        s = self._saved
-        extra = ((s["reduction"] == 1) + (s.get("weight") is not None)
-                 + 2 * (s.get("pos_weight") is not None))
-        return (2 + extra, extra)
-
     def backward(self, g: Any) -> tuple:
         x, t = self.saved("self"), self.saved("target")
         w, pw = self.saved("weight"), self.saved("pos_weight")
         red = self._saved["reduction"]
-        if isinstance(g, Tensor) and pw is None and self._fns[1] is None:
-            # create_graph: torch's (sigmoid(x) - t) * g (* w), then / numel for a mean
-            gx = _weighted((c.sigmoid(x) - t) * g, w)
-            return (bo.over(gx, x.numel()) if red == 1 else gx), None
-        n = x.size if not isinstance(x, Tensor) else x.numel()
+        # torch's in-place steps: the mean's div_ on both; mul_(w) and two mul_ of the
+        # pos_weight term on t's; without create_graph also (sigmoid(x) - t).mul_(g) and the
+        # mul_(w) on x's, and x.mul(g).neg_() on t's
+        extra = (red == 1) + (w is not None) + 2 * (pw is not None)
+        if isinstance(g, Tensor):
+            self.grad_versions = (int(red == 1), extra)
+            return self._grad_graph(g, x, t, w, pw, red)
+        self.grad_versions = (2 + extra, extra)
+        n = x.size
         s = c.sigmoid(x)
         gx = gt = None
         # torch's order: the formula, times g, times w, then / numel for a mean
@@ -426,12 +421,31 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         if self._fns[1] is not None:  # d/dt = -w (x + pw-weighted log-sigmoid term)
             if pw is None:
                 gt = -(x * g)
-            elif isinstance(x, Tensor):
-                ls = -c.log(s)
-                gt = (-x + (pw - 1) * ls) * g
             else:  # log_sigmoid(-x) - log_sigmoid(x) * pw, as torch's kernel computes them
                 gt = (_log_sigmoid(-x) - _log_sigmoid(x) * pw) * g
             gt = _grad_scale(_weighted(gt, w), n, red)
+        return gx, gt
+
+    def _grad_graph(self, g: Tensor, x: Tensor, t: Tensor, w: Any, pw: Any,
+                    red: int) -> tuple:
+        """Differentiable (create_graph), as torch records it: the formula times g, times w,
+        then / numel (``DivBackward1``) for a mean."""
+        gx = gt = None
+        if self._fns[0] is not None:
+            if pw is None:
+                gx = (c.sigmoid(x) - t) * g
+            else:
+                pt = pw * t
+                gx = ((bo.plus(pt, 1) - t) * c.sigmoid(x) - pt) * g
+            gx = _weighted(gx, w)
+            gx = bo.over(gx, x.numel()) if red == 1 else gx
+        if self._fns[1] is not None:
+            if pw is None:
+                gt = -x * g
+            else:  # (torch's: log_sigmoid(-x) - log_sigmoid(x) * pw, a LogSigmoidBackward0)
+                gt = (-x + (pw - 1) * -c.log(c.sigmoid(x))) * g
+            gt = _weighted(gt, w)
+            gt = bo.over(gt, x.numel()) if red == 1 else gt
         return gx, gt
 
 

@@ -89,6 +89,8 @@ class SumBackward1(Node):
         shape = self._saved["self_sym_sizes"]
         if not self._saved["keepdim"]:
             g = _restore(g, shape, self._saved["dim"])
+        if g.shape == shape and not isinstance(g, Tensor):  # only size-1 dims summed: torch's
+            return g.view()  # expand, a new view keeping g's strides (numpy zeroes them)
         return c.expand(g, shape)
 
 

@@ -299,6 +299,8 @@ class SqueezeBackward0(Node):
 
     def backward(self, g: Any) -> Any:
         shape = self._saved["self_sym_sizes"]
+        if g.shape == shape:  # no dim squeezed: torch's unsqueeze_to returns g itself, which a
+            return g  # leaf then copies (a 0-d leaf's backward() gives .grad version 1)
         if g.size == 0 and not isinstance(g, Tensor):
             return unsqueeze_empty(g, shape)
         return c.reshape(g, shape)
@@ -346,7 +348,10 @@ class ExpandBackward0(Node):
     saved_names = ("self_sym_sizes",)
 
     def backward(self, g: Any) -> Any:
-        return c.sum_to(g, self._saved["self_sym_sizes"])
+        shape = self._saved["self_sym_sizes"]
+        if not shape and not g.ndim:  # torch's sum_to(g, ()) is g.sum(): a new tensor even
+            return g.sum() if isinstance(g, Tensor) else np.array(g, copy=True)  # from a 0-d g
+        return c.sum_to(g, shape)
 
 
 def expand(x: Tensor, *shape: Any) -> Tensor:
