@@ -46,3 +46,34 @@ def test_the_check_finds_a_cell_that_breaks_and_honours_an_explained_tag(tmp_pat
     problems = [(p.cell, p.kind) for p in rerun_notebooks.rerun(path)]
     assert problems == [(1, "raises on rerun"), (4, "tagged but reruns cleanly"),
                         (5, "tagged but reruns cleanly"), (7, "tag without explanation")]
+
+
+def test_a_kernel_that_does_not_start_is_started_again() -> None:
+    """A kernel that does not answer at start ran none of the notebook: a new one is tried, and
+    only ``KERNEL_STARTS`` failures in a row fail the run."""
+    from contextlib import contextmanager
+
+    made: list[int] = []
+
+    class Client:
+        def __init__(self, fails: bool) -> None:
+            self.fails = fails
+
+        @contextmanager
+        def setup_kernel(self):  # noqa: ANN202
+            if self.fails:
+                raise RuntimeError("Kernel didn't respond in 60 seconds")
+            yield
+
+    def make(fail_first: int):  # noqa: ANN202
+        def client() -> Client:
+            made.append(1)
+            return Client(len(made) <= fail_first)
+        return client
+
+    with rerun_notebooks.started_kernel(make(2)) as client:
+        assert not client.fails and len(made) == 3
+    made.clear()
+    with pytest.raises(RuntimeError, match="didn't respond"):
+        with rerun_notebooks.started_kernel(make(rerun_notebooks.KERNEL_STARTS)):
+            pass

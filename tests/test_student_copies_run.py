@@ -21,6 +21,7 @@ STUDENT = sorted((ROOT / "notebooks" / "student").glob("[0-9][0-9]*_*.ipynb"))
 
 sys.path.insert(0, str(ROOT / "scripts" / "course"))
 from make_student_notebooks import BEGIN  # noqa: E402
+from rerun_notebooks import started_kernel  # noqa: E402
 
 
 def _source(cell: dict) -> str:
@@ -61,9 +62,12 @@ def test_student_copy_runs_to_the_end_unsolved(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     assert len(nb.cells) == len(reference["cells"]), "the copy is stale: make it again"
     kinds = _kinds(reference)
-    client = NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(path.parent)}})
-    client.execute()
+    with started_kernel(lambda: NotebookClient(
+            nb, timeout=600, kernel_name="python3", allow_errors=True,
+            resources={"metadata": {"path": str(path.parent)}})) as client:
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type == "code":
+                client.execute_cell(cell, index)
     problems = [f"cell {i} ({kind}): {err}"
                 for i, (cell, kind) in enumerate(zip(nb.cells, kinds))
                 if kind in ("given", "exercise", "check") for err in _errors(cell)]

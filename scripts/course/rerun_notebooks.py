@@ -20,14 +20,37 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
 TAG = "rerun-raises"
 EXPLAINED = re.compile(r"^\s*#\s*(Run twice:|Running this cell again)", re.MULTILINE)
+KERNEL_STARTS = 3  # a kernel that does not answer at start ran none of the notebook
+
+
+@contextmanager
+def started_kernel(make_client: Callable[[], Any]) -> Iterator[Any]:
+    """A notebook client (``make_client()``) whose kernel has started. One that does not answer
+    in time is a busy machine, not the notebook (none of it ran): a new client and kernel are
+    tried, up to ``KERNEL_STARTS`` in all."""
+    for attempt in range(1, KERNEL_STARTS + 1):
+        client = make_client()
+        stack = ExitStack()
+        try:
+            stack.enter_context(client.setup_kernel())
+        except (RuntimeError, TimeoutError):
+            if attempt == KERNEL_STARTS:
+                raise
+            continue
+        with stack:
+            yield client
+        return
 
 
 @dataclass
@@ -57,10 +80,10 @@ def rerun(path: Path, timeout: int = 600) -> list[Problem]:
     from nbclient.exceptions import CellExecutionError
 
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(path.parent)}})
     problems: list[Problem] = []
-    with client.setup_kernel():
+    with started_kernel(lambda: NotebookClient(
+            nb, timeout=timeout, kernel_name="python3", allow_errors=True,
+            resources={"metadata": {"path": str(path.parent)}})) as client:
         for index, cell in enumerate(nb.cells):
             if cell.cell_type != "code":
                 continue
