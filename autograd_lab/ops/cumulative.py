@@ -79,6 +79,9 @@ class CumprodBackward0(Node):
         d = self._saved["dim"]
         if not x.shape or x.shape[d] <= 1:
             return g
+        # only the create_graph formula for inputs with zeros ends in place (set per call: the
+        # node may run again, with retain_graph, the other way)
+        self.grad_versions = None
         if isinstance(x, Tensor) or isinstance(g, Tensor):  # create_graph: torch's graph
             return self._grad_graph(g, x, y, d)
         if not (x == 0).any():  # torch's result is contiguous (a leaf laid out otherwise copies)

@@ -90,7 +90,7 @@ def _extreme_data(data: np.ndarray, axis: Any, keepdims: bool, largest: bool) ->
     return (np.max if largest else np.min)(data, axis=axis, keepdims=keepdims)
 
 
-def _first_zero_sign(data: np.ndarray, dims: tuple, y: Any, keepdim: bool) -> Any:
+def _first_zero_sign(data: np.ndarray, dims: tuple, y: Any) -> Any:
     """amax/amin's zeros signed as the first zero each slice meets in memory order: torch's
     kernel keeps the earlier of two equal candidates (``0.0 == -0.0``), numpy the later."""
     if data.dtype.kind != "f" or not dims or not np.any(np.equal(y, 0)):
@@ -318,7 +318,7 @@ def _amaxmin(x: Tensor, dim: Any, keepdim: bool, largest: bool) -> Tensor:
         _check_nonempty(name, data.shape, dims,
                         lambda k: next(g for g in given if g % data.ndim == k))
     y = _extreme_data(data, dims if data.ndim else (), keepdim, largest)
-    y = _first_zero_sign(data, dims if data.ndim else (), y, keepdim)
+    y = _first_zero_sign(data, dims if data.ndim else (), y)
     out, node = record(AmaxBackward0 if largest else AminBackward0, y, x.dtype, x)
     if node is not None:
         node._saved.update(dim=dims, keepdim=keepdim)

@@ -430,22 +430,22 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
                     red: int) -> tuple:
         """Differentiable (create_graph), as torch records it: the formula times g, times w,
         then / numel (``DivBackward1``) for a mean."""
+        def scaled(v: Tensor) -> Tensor:
+            v = _weighted(v, w)
+            return bo.over(v, x.numel()) if red == 1 else v
+
         gx = gt = None
         if self._fns[0] is not None:
             if pw is None:
-                gx = (c.sigmoid(x) - t) * g
+                gx = scaled((c.sigmoid(x) - t) * g)
             else:
                 pt = pw * t
-                gx = ((bo.plus(pt, 1) - t) * c.sigmoid(x) - pt) * g
-            gx = _weighted(gx, w)
-            gx = bo.over(gx, x.numel()) if red == 1 else gx
+                gx = scaled(((bo.plus(pt, 1) - t) * c.sigmoid(x) - pt) * g)
         if self._fns[1] is not None:
             if pw is None:
-                gt = -x * g
+                gt = scaled(-x * g)
             else:  # (torch's: log_sigmoid(-x) - log_sigmoid(x) * pw, a LogSigmoidBackward0)
-                gt = (-x + (pw - 1) * -c.log(c.sigmoid(x))) * g
-            gt = _weighted(gt, w)
-            gt = bo.over(gt, x.numel()) if red == 1 else gt
+                gt = scaled((-x + (pw - 1) * -c.log(c.sigmoid(x))) * g)
         return gx, gt
 
 

@@ -43,6 +43,13 @@ case("cumprod_zero_3d", """
     v.cumprod(1).sum().backward()
     result = [v.grad, v.grad._version, v.grad.stride()]
 """)
+case("cumprod_zero_create_graph_then_plain_backward", """
+    x = torch.tensor([2.0, 0.0, 3.0], requires_grad=True)
+    y = x.cumprod(0)
+    (g,) = torch.autograd.grad(y.sum(), x, create_graph=True, retain_graph=True)
+    y.sum().backward()
+    result = [g._version, x.grad, x.grad._version]
+""")
 for data in ("[[-1.8, 0.0], [-2.75, 3.57]]", "[[-1.8, 2.0], [-2.75, 3.57]]"):
     for dim in (0, 1):
         case(f"cumprod_transposed_leaf_{'zero' if '0.0' in data else 'nonzero'}_dim{dim}", f"""
