@@ -23,7 +23,9 @@ _ONE = np.uint64(1)
 _SPLIT = 134217729.0  # 2**27 + 1, Veltkamp's splitter for binary64
 _LOW29 = np.uint64((1 << 29) - 1)  # float64 bits below float32's last mantissa bit
 _HALF29 = np.uint64(1 << 28)  # ... holding exactly half a float32 unit: a float32 midpoint
-_TINY32 = 2.0 ** -126  # smallest normal float32
+_ABS = np.uint64((1 << 63) - 1)  # all bits but the sign
+_TINY32_BITS_M1 = np.uint64(np.float64(2.0 ** -126).view(np.uint64) - 1)  # smallest normal
+# float32, as float64 bits, less one
 
 
 def _to_odd(s: np.ndarray, err: np.ndarray) -> np.ndarray:
@@ -62,13 +64,15 @@ def double_rounding_risk(s: np.ndarray) -> np.ndarray:
 
     ``s`` is the exact value rounded to float64.  The cast rounds that correctly unless ``s``
     is a float32 midpoint (its 29 bits below float32 precision are ``1000...0``) or lies in
-    float32's subnormal range.
+    float32's subnormal range (0 < |s| < 2^-126: its magnitude's bits less one, so that an
+    exact zero wraps round to the largest number and is not flagged).
     """
     bits = s.reshape(-1).view(np.uint64)
-    risk = (bits & _LOW29) == _HALF29
-    small = np.abs(s.reshape(-1)) < _TINY32
-    small &= s.reshape(-1) != 0  # an exact zero sum is exact
-    risk |= small
+    risk = np.bitwise_and(bits, _LOW29)
+    risk = risk == _HALF29
+    small = np.bitwise_and(bits, _ABS)
+    small -= _ONE
+    risk |= small < _TINY32_BITS_M1
     return risk
 
 
@@ -81,10 +85,14 @@ def _flat(v: np.ndarray, shape: tuple) -> np.ndarray:
 
 def fma32(a: np.ndarray | float, b: np.ndarray | float, c: np.ndarray | float) -> np.ndarray:
     """float32 ``a * b + c`` rounded once (operands are float32 values)."""
-    a64, b64 = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b))
+    a64 = np.asarray(a, np.float32).astype(np.float64)
+    b64 = np.asarray(b, np.float32).astype(np.float64)
     c32 = np.asarray(c, np.float32)
     s = a64 * b64  # exact: 24 + 24 bits
-    s = s + c32.astype(np.float64)
+    if type(s) is np.ndarray and (c32.shape == s.shape or not c32.ndim):
+        s += c32  # into the fresh product: one temporary fewer
+    else:
+        s = s + c32
     out = s.astype(np.float32)
     risk = double_rounding_risk(s)
     if risk.any():

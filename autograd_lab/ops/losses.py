@@ -187,14 +187,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     n_classes = x.shape[1] if nd == 4 else x.shape[-1]
     x2 = _class_rows(x)
     tgt = target._data.reshape(-1).astype(np.int64, copy=False)
-    keep = tgt != ignore_index
-    bad = keep & ((tgt < 0) | (tgt >= n_classes))
-    if bad.any():
-        raise IndexError(f"Target {int(tgt[np.argmax(bad)])} is out of bounds.")
-    rows = np.arange(x2.shape[0])
     dt = input.dtype.np
-    if weight is None and reduction and keep.all():  # the training-loop case, in fewer passes
-        picked = x2[rows, tgt]
+    if weight is None and reduction and _all_kept(tgt, n_classes, ignore_index):
+        # the training-loop case, in fewer passes
+        picked = x2[np.arange(x2.shape[0]), tgt]
         total = dt.type(tgt.shape[0])
         data = dt.type(0) - nll_sum(picked)
         one = dt.type(-1)
@@ -202,6 +198,11 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
             data, one = data / total, one / total
         return _nll_result(nd, input, target, weight, data, total,
                            np.full(tgt.shape, one, dtype=dt), tgt, ignore_index, reduction)
+    keep = tgt != ignore_index
+    bad = keep & ((tgt < 0) | (tgt >= n_classes))
+    if bad.any():
+        raise IndexError(f"Target {int(tgt[np.argmax(bad)])} is out of bounds.")
+    rows = np.arange(x2.shape[0])
     cols = np.where(keep, tgt, 0)
     # (nll_loss2d checks only the weight's size: any shape of C elements reads as a vector)
     w = (weight._data.reshape(-1)[cols] if weight is not None else np.ones(cols.shape, dtype=dt))
@@ -223,6 +224,15 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
             coef = np.where(keep, coef / total, coef)
     return _nll_result(nd, input, target, weight, data, total, coef, cols, ignore_index,
                        reduction)
+
+
+def _all_kept(tgt: np.ndarray, n_classes: int, ignore_index: int) -> bool:
+    """Whether every target is a class (none out of bounds, none ignored): two reductions
+    instead of the general path's masks."""
+    if not tgt.size:
+        return False
+    lo, hi = tgt.min(), tgt.max()
+    return 0 <= lo and hi < n_classes and not lo <= ignore_index <= hi
 
 
 def _nll_result(nd: int, input: Tensor, target: Tensor, weight: Tensor | None, data: Any,

@@ -32,7 +32,7 @@ from . import backward_ops as bo
 from . import common as c
 from .common import Node, Tensor, norm_dim
 from .record import record
-from .summation import vec_sum_rows
+from .summation import row_max, vec_sum_rows
 
 # ---- softmax family ---------------------------------------------------------------------------
 
@@ -83,17 +83,21 @@ class LogSoftmaxBackward0(Node):
                 s = s + np.take(g, [j], axis=d)
             return fma(-_rounded(np.exp, y), s, g)
         sp, self.sparse_grad = self.sparse_grad, None
+        # g as nll_loss made it, one entry a row, seen by no one else
+        from_nll = (sp is not None and sp[0] is g and y.ndim == 2 and not self._pre_hooks
+                    and not self._tensor_pre_hooks and not self._retained)
         fma = _lastdim_fma(y, g, d)
         if fma is not None:  # torch's last-dim kernel: vec::reduce_all of g, then the FMA
             n = y.shape[d]   # g - exp(y) * sum (its vectorised lambda, contracted)
-            sums = vec_sum_rows(np.ascontiguousarray(g).reshape(-1, n))
+            if from_nll:  # a row of zeros and one value adds up to that value (-0 to +0)
+                sums = sp[2] + y.dtype.type(0)
+            else:
+                sums = vec_sum_rows(np.ascontiguousarray(g).reshape(-1, n))
             # a fresh array of y's shape (not a view): the engine may add into it in place
             return fma(-_rounded(np.exp, y), sums.reshape(y.shape[:d] + (1,) + y.shape[d + 1:]), g)
         if _blockable(y, d) and g.dtype == y.dtype and g.flags.c_contiguous:
-            if (sp is not None and sp[0] is g and y.ndim == 2 and not self._pre_hooks
-                    and not self._tensor_pre_hooks and not self._retained):
-                # g as nll_loss made it, one entry a row, seen by no one else: the gradient
-                # is written over it (no second 2 MB buffer to allocate and fault in)
+            if from_nll:
+                # the gradient is written over g (no second 2 MB buffer to allocate and fault in)
                 return _log_softmax_backward_rows(y, g, sp[1], sp[2], out=g,
                                                   kept_exp=self.kept_exp)
             return _log_softmax_backward_rows(y, g, kept_exp=self.kept_exp)
@@ -301,7 +305,7 @@ def _log_softmax_data(data: np.ndarray, d: int) -> np.ndarray:
         return data - data
     rows = _lastdim_rows(data, d)
     if rows is not None:  # torch: (x - max) - log(sum(exp(x - max))), its order of additions
-        t = np.subtract(rows, rows.max(axis=1, keepdims=True), order="C")  # as torch's
+        t = np.subtract(rows, row_max(rows), order="C")  # as torch's
         ls = _rounded(np.log, vec_sum_rows(_rounded(np.exp, t)))
         return (t - ls[:, None]).reshape(data.shape)
     if _blockable(data, d):
@@ -337,7 +341,7 @@ def softmax(x: Tensor, dim: Any = None, dtype: DType | None = None) -> Tensor:
     if not data.size:
         y = data.copy()
     elif rows is not None:  # torch: exp(x - max) * (1 / sum), its order of additions
-        e = _rounded(np.exp, np.subtract(rows, rows.max(axis=1, keepdims=True), order="C"))
+        e = _rounded(np.exp, np.subtract(rows, row_max(rows), order="C"))
         y = (e * (data.dtype.type(1) / vec_sum_rows(e))[:, None]).reshape(data.shape)
     elif data.ndim:  # contiguous, as torch's result whatever x's layout
         e = np.exp(np.subtract(data, data.max(axis=d, keepdims=True), order="C"))

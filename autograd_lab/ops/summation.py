@@ -103,6 +103,17 @@ def vec_sum_rows(a: np.ndarray, vec_bytes: int = SOFTMAX_VEC_BYTES) -> np.ndarra
     return acc[:, 0]
 
 
+def row_max(rows: np.ndarray) -> np.ndarray:
+    """Each row's maximum, as an (n, 1) column. Many short rows are compared column by
+    column: numpy's reduction along a short contiguous axis costs a call per row."""
+    if rows.shape[0] >= _MANY_ROWS and rows.shape[1] <= _SHORT_ROW:
+        return np.maximum.reduce(np.ascontiguousarray(rows.T), axis=0)[:, None]
+    return rows.max(axis=1, keepdims=True)
+
+
+_SHORT_ROW = 64  # elements
+
+
 def _seq(x: np.ndarray) -> np.ndarray:
     """Sequential sum along axis 0 starting from +0 (``acc += x[i]``, in x's dtype)."""
     if x.ndim == 1 and x.shape[0] > 8:  # in order along the array; + 0: from +0 (-0 -> +0)
@@ -112,6 +123,13 @@ def _seq(x: np.ndarray) -> np.ndarray:
         for v in x:
             acc = acc + v
         return acc
+    zero = x.dtype.type(0)
+    if x.shape[0] == 1:
+        return x[0] + zero
+    if x.shape[0] and prod(x.shape[1:]) > 1 and x.strides[0] > max(map(abs, x.strides[1:])):
+        # rows further apart than the elements of one: numpy then adds the rows in order, the
+        # other axes innermost (as _seq_inner's middle axis)
+        return np.add.reduce(x, axis=0) + zero
     acc = np.zeros(x.shape[1:], dtype=x.dtype)
     if x.shape[0] > 64:  # long runs (rare: the cascade keeps them short)
         return np.add.accumulate(x, axis=0)[-1] + acc
@@ -120,10 +138,16 @@ def _seq(x: np.ndarray) -> np.ndarray:
     return acc
 
 
+_MANY_ROWS = 16  # from here on, short rows are summed or compared column by column
+
+
 def _seq_inner(x: np.ndarray) -> np.ndarray:
     """``_seq`` along axis 1 (runs of one cascade level, for many of them at once)."""
     zero = x.dtype.type(0)  # + 0 at the end: torch's accumulator starts from +0 (-0 -> +0)
     if x.ndim == 2:
+        if x.shape[1] > 4 and x.shape[0] >= _MANY_ROWS:  # rows as columns: numpy then adds
+            # them in order, whole vectors at a time (a call per row made this 4x slower)
+            return np.add.reduce(np.ascontiguousarray(x.T), axis=0) + zero
         if x.shape[1] > 4:  # accumulate adds in order along the contiguous axis
             return np.add.accumulate(x, axis=1)[:, -1] + zero
     elif prod(x.shape[2:]) > 1:  # numpy reduces a middle axis in order, lanes innermost
@@ -153,17 +177,24 @@ def _multi_row_sum(x: np.ndarray) -> np.ndarray:
         return _seq(x)
     full = chunks * step
     lanes = x.shape[1:]
-    acc0 = _seq(x[full:])  # the rows after the last full run
+    # the levels in the order they are added at the end; a level no row reached holds +0,
+    # and adding it changes nothing (no level is -0: each sum starts from +0), so it is left out
+    levels = [_seq(x[full:])] if full < n else []  # the rows after the last full run
     cs = _seq_inner(x[:full].reshape((chunks, step) + lanes))  # each run's sum
     groups = chunks // step
-    acc1 = _seq(cs[groups * step:])
-    if not groups:
-        return acc0 + acc1
-    gs = _seq_inner(cs[:groups * step].reshape((groups, step) + lanes))
-    supers = groups // step
-    acc2 = _seq(gs[supers * step:])
-    acc3 = _seq(_seq_inner(gs[:supers * step].reshape((supers, step) + lanes)))
-    return ((acc0 + acc1) + acc2) + acc3
+    if groups * step < chunks:
+        levels.append(_seq(cs[groups * step:]))
+    if groups:
+        gs = _seq_inner(cs[:groups * step].reshape((groups, step) + lanes))
+        supers = groups // step
+        if supers * step < groups:
+            levels.append(_seq(gs[supers * step:]))
+        if supers:
+            levels.append(_seq(_seq_inner(gs[:supers * step].reshape((supers, step) + lanes))))
+    total = levels[0]
+    for level in levels[1:]:
+        total = total + level
+    return total
 
 
 def _row_sum(x: np.ndarray) -> np.ndarray:
