@@ -13,7 +13,10 @@ replays torch's arithmetic bit for bit:
 At or above ``EXACT_BELOW`` elements, where a training loop spends its time and nobody compares
 last bits, the same formulas run in numpy in the tensor's own dtype (float32 stays float32;
 an update is rounded twice, a softmax uses numpy's exp). Results then agree with torch's to a
-few units in the last place.
+few units in the last place. One exception costs nothing: an update ``p + a * g`` with a number
+``a`` (SGD's step, ``_fma`` with a scalar factor) runs as BLAS's ``axpy`` from numpy's own
+OpenBLAS where numpy ships it (``_blas``), one pass with one rounding, so it matches torch's at
+every size.
 
 Sums (``x.sum()``, means, the bias gradients of ``nn.Linear``) replay torch's order of
 additions at every size (``ops.summation``): that replay costs little, and a sum is what a

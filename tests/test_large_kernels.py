@@ -89,7 +89,9 @@ def test_cross_entropy_backward_twice_with_retain_graph() -> None:
 @pytest.mark.parametrize("n", [1000, 40000])
 def test_sgd_update_follows_the_precision_policy(n: int) -> None:
     # below _precision.EXACT_BELOW elements: p + (-lr) * g rounded once (torch's fused
-    # multiply-add); from it up: numpy's float32 product, then sum (two roundings)
+    # multiply-add); from it up: the same with BLAS's axpy where numpy ships OpenBLAS, else
+    # numpy's float32 product, then sum (two roundings)
+    from autograd_lab._blas import _KERNELS
     from autograd_lab._fma import fma32
     from autograd_lab._precision import exact
 
@@ -100,6 +102,39 @@ def test_sgd_update_follows_the_precision_policy(n: int) -> None:
     p.grad = al.tensor(g0)
     al.optim.SGD([p], lr=0.1).step()
     lr = np.float32(-0.1)
-    want = fma32(lr, g0, x0) if exact(n) else x0 + lr * g0
+    want = fma32(lr, g0, x0) if exact(n) or _KERNELS is not None else x0 + lr * g0
     assert np.array_equal(p.detach().numpy(), want)
     assert exact(1000) and not exact(40000)
+
+
+@pytest.mark.parametrize("n", [0, 1, 15, 16, 67, 1000, 40000])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_blas_axpy_rounds_once_or_declines(n: int, dt: type) -> None:
+    # numpy's OpenBLAS axpy, where numpy ships it: y + a * x with one rounding, as fma32/fma64
+    from autograd_lab._blas import _KERNELS, axpy
+    from autograd_lab._fma import fma32, fma64
+
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal(n).astype(dt)
+    y = rng.standard_normal(n).astype(dt)
+    a = dt(-0.1)
+    out = y.copy()
+    done = axpy(a, x, out)
+    assert done == (_KERNELS is not None)
+    want = (fma32 if dt is np.float32 else fma64)(a, x, y) if done else y
+    assert np.array_equal(out, want)
+
+
+def test_blas_axpy_declines_what_it_cannot_do_in_one_pass() -> None:
+    # strided, another dtype, shapes that differ, overlapping memory: False, y unchanged
+    from autograd_lab._blas import axpy
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(100).astype(np.float32)
+    y = rng.standard_normal(100).astype(np.float32)
+    a = np.float32(-0.1)
+    for xs, ys in ((x[::2], y[::2].copy()), (x.astype(np.float16), y.astype(np.float16)),
+                   (x[:-1], y), (y[:50], y[25:75]), (x.astype(np.float64), y)):
+        before = ys.copy()
+        assert not axpy(a, xs, ys)
+        assert np.array_equal(ys, before)

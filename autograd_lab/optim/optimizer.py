@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .._blas import axpy
 from .._dtype import float32, float64, get_default_dtype
 from .._fma import fma32, fma64
 from .._precision import exact
@@ -239,7 +240,12 @@ def _cast_state(param: Tensor, key: str, value: Any) -> Any:
 
 def _fma(a: Any, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     """``a * b + c`` rounded once, like the fused multiply-add of torch's CPU kernels (numpy's
-    two roundings from ``_precision.EXACT_BELOW`` elements up: the precision policy)."""
+    two roundings from ``_precision.EXACT_BELOW`` elements up: the precision policy, unless
+    BLAS's axpy does it in one pass)."""
+    if np.ndim(a) == 0 and type(c) is np.ndarray:
+        out = c.copy()
+        if axpy(a, b, out):
+            return out
     if not exact(b.size):
         return a * b + c
     if b.dtype == np.float32:
@@ -251,6 +257,8 @@ def _fma(a: Any, b: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 def _fma_into(a: Any, b: np.ndarray, c: np.ndarray) -> None:
     """``c = a * b + c`` in place (``c.add_(b, alpha=a)``), rounded as ``_fma``."""
+    if np.ndim(a) == 0 and axpy(a, b, c):  # one pass, each element rounded once
+        return
     if exact(b.size):
         c[...] = _fma(a, b, c)
     elif b.shape == c.shape and b.dtype == c.dtype and np.result_type(a, b) == b.dtype:
