@@ -231,7 +231,7 @@ def _all_kept(tgt: np.ndarray, n_classes: int, ignore_index: int) -> bool:
     instead of the general path's masks."""
     if not tgt.size:
         return False
-    lo, hi = tgt.min(), tgt.max()
+    lo, hi = np.minimum.reduce(tgt), np.maximum.reduce(tgt)  # (not .min(): a Python wrapper)
     return 0 <= lo and hi < n_classes and not lo <= ignore_index <= hi
 
 

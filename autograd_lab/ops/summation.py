@@ -478,7 +478,8 @@ def nll_sum(vals: np.ndarray, keep: np.ndarray | None = None) -> Any:
     while cur.shape[0] and len(levels) < _NLL_LEVELS - 1:
         full = (cur.shape[0] // step) * step
         levels.append(_seq(cur[full:]))  # what stays at this level
-        cur = _seq_inner(cur[:full].reshape(-1, step))  # the runs moved up
+        # the runs moved up (none: the loop ends)
+        cur = _seq_inner(cur[:full].reshape(-1, step)) if full else cur[:0]
     top = _seq(np.concatenate([vals[:1], cur])) if cur.shape[0] else zero + vals[0]
     total = zero
     for a in levels:  # levels never reached hold +0: adding them changes nothing
