@@ -114,8 +114,13 @@ def row_max(rows: np.ndarray) -> np.ndarray:
 _SHORT_ROW = 64  # elements
 
 
-def _seq(x: np.ndarray) -> np.ndarray:
-    """Sequential sum along axis 0 starting from +0 (``acc += x[i]``, in x's dtype)."""
+def _seq(x: np.ndarray, norm: bool = True) -> np.ndarray:
+    """Sequential sum along axis 0 starting from +0 (``acc += x[i]``, in x's dtype).
+
+    ``norm=False`` (inside a cascade that adds +0 once at its end): the first row may stand
+    for +0 + itself, so a sum of -0s may stay -0. Only the sign of a zero can differ: adding
+    +0 changes no other value, nan and inf included.
+    """
     if x.ndim == 1 and x.shape[0] > 8:  # in order along the array; + 0: from +0 (-0 -> +0)
         return np.add.accumulate(x)[-1] + x.dtype.type(0)
     if x.ndim == 1:  # a few scalars: no array call per element
@@ -125,11 +130,12 @@ def _seq(x: np.ndarray) -> np.ndarray:
         return acc
     zero = x.dtype.type(0)
     if x.shape[0] == 1:
-        return x[0] + zero
+        return x[0] + zero if norm else x[0]
     if x.shape[0] and prod(x.shape[1:]) > 1 and x.strides[0] > max(map(abs, x.strides[1:])):
         # rows further apart than the elements of one: numpy then adds the rows in order, the
         # other axes innermost (as _seq_inner's middle axis)
-        return np.add.reduce(x, axis=0) + zero
+        out = np.add.reduce(x, axis=0)
+        return out + zero if norm else out
     acc = np.zeros(x.shape[1:], dtype=x.dtype)
     if x.shape[0] > 64:  # long runs (rare: the cascade keeps them short)
         return np.add.accumulate(x, axis=0)[-1] + acc
@@ -141,17 +147,23 @@ def _seq(x: np.ndarray) -> np.ndarray:
 _MANY_ROWS = 16  # from here on, short rows are summed or compared column by column
 
 
-def _seq_inner(x: np.ndarray) -> np.ndarray:
+def _seq_inner(x: np.ndarray, norm: bool = True) -> np.ndarray:
     """``_seq`` along axis 1 (runs of one cascade level, for many of them at once)."""
     zero = x.dtype.type(0)  # + 0 at the end: torch's accumulator starts from +0 (-0 -> +0)
     if x.ndim == 2:
         if x.shape[1] > 4 and x.shape[0] >= _MANY_ROWS:  # rows as columns: numpy then adds
             # them in order, whole vectors at a time (a call per row made this 4x slower)
-            return np.add.reduce(np.ascontiguousarray(x.T), axis=0) + zero
-        if x.shape[1] > 4:  # accumulate adds in order along the contiguous axis
-            return np.add.accumulate(x, axis=1)[:, -1] + zero
+            out = np.add.reduce(np.ascontiguousarray(x.T), axis=0)
+        elif x.shape[1] > 4:  # accumulate adds in order along the contiguous axis
+            out = np.add.accumulate(x, axis=1)[:, -1]
+        else:
+            out = None
     elif prod(x.shape[2:]) > 1:  # numpy reduces a middle axis in order, lanes innermost
-        return np.add.reduce(x, axis=1) + zero
+        out = np.add.reduce(x, axis=1)
+    else:
+        out = None
+    if out is not None:
+        return out + zero if norm else out
     acc = x[:, 0] + zero
     for i in range(1, x.shape[1]):
         np.add(acc, x[:, i], out=acc)
@@ -163,12 +175,13 @@ def _ceil_log2(n: int) -> int:
     return 0 if n <= 1 else (n - 1).bit_length()
 
 
-def _multi_row_sum(x: np.ndarray) -> np.ndarray:
+def _multi_row_sum(x: np.ndarray, norm: bool = True) -> np.ndarray:
     """``multi_row_sum``: sum over axis 0 with the 4-level cascade (other axes: lanes).
 
     Runs of ``step`` rows are summed in order; every ``step`` such sums go up a level, up to
     four levels; the levels are added together at the end. Adding the (+0) levels that were
-    never used changes nothing, so short inputs skip them.
+    never used changes nothing, so short inputs skip them. The accumulators' +0 start is
+    added once, at the end (``norm``; see ``_seq``).
     """
     n = x.shape[0]
     step = 1 << max(4, _ceil_log2(n) // 4)
@@ -178,34 +191,40 @@ def _multi_row_sum(x: np.ndarray) -> np.ndarray:
     full = chunks * step
     lanes = x.shape[1:]
     # the levels in the order they are added at the end; a level no row reached holds +0,
-    # and adding it changes nothing (no level is -0: each sum starts from +0), so it is left out
-    levels = [_seq(x[full:])] if full < n else []  # the rows after the last full run
-    cs = _seq_inner(x[:full].reshape((chunks, step) + lanes))  # each run's sum
+    # and adding it changes nothing but a zero's sign, so it is left out
+    levels = [_seq(x[full:], False)] if full < n else []  # the rows after the last full run
+    cs = _seq_inner(x[:full].reshape((chunks, step) + lanes), False)  # each run's sum
     groups = chunks // step
     if groups * step < chunks:
-        levels.append(_seq(cs[groups * step:]))
+        levels.append(_seq(cs[groups * step:], False))
     if groups:
-        gs = _seq_inner(cs[:groups * step].reshape((groups, step) + lanes))
+        gs = _seq_inner(cs[:groups * step].reshape((groups, step) + lanes), False)
         supers = groups // step
         if supers * step < groups:
-            levels.append(_seq(gs[supers * step:]))
+            levels.append(_seq(gs[supers * step:], False))
         if supers:
-            levels.append(_seq(_seq_inner(gs[:supers * step].reshape((supers, step) + lanes))))
+            top = gs[:supers * step].reshape((supers, step) + lanes)
+            levels.append(_seq(_seq_inner(top, False), False))
     total = levels[0]
     for level in levels[1:]:
         total = total + level
-    return total
+    return total + x.dtype.type(0) if norm else total
 
 
 def _row_sum(x: np.ndarray) -> np.ndarray:
     """``row_sum``: 4 interleaved partial sums (``x[4i + k]``), the rest added to the first."""
     n = x.shape[0]
     m = n // 4
-    parts = _multi_row_sum(x[:m * 4].reshape((m, 4) + x.shape[1:]))
+    parts = _multi_row_sum(x[:m * 4].reshape((m, 4) + x.shape[1:]), False)
+    zero = x.dtype.type(0)
+    if m * 4 == n and parts.ndim > 1 and prod(parts.shape[1:]) > 1 \
+            and parts.strides[0] > max(map(abs, parts.strides[1:])):
+        # ((p0 + p1) + p2) + p3 in one call: numpy adds the rows in order (see _seq)
+        return np.add.reduce(parts, axis=0) + zero
     p0 = parts[0]
     for i in range(m * 4, n):
         p0 = p0 + x[i]
-    return ((p0 + parts[1]) + parts[2]) + parts[3]
+    return (((p0 + parts[1]) + parts[2]) + parts[3]) + zero
 
 
 def _inner_vectorized(x: np.ndarray, lanes: int) -> np.ndarray:
