@@ -156,3 +156,16 @@ def test_worker_process_runs_a_workload():
 
 def test_import_time_runner():
     assert ImportTime("autograd_lab").run()["import"] > 0
+
+
+def test_w3_phases_split_the_step_for_each_library():
+    # the phase split of W3 (benchmarks/w3_phases.py): every phase timed, none negative, the
+    # whole step their sum
+    from benchmarks import w3_phases
+
+    for lib in ("autograd_lab", "numpy"):
+        phases = w3_phases._measure(lib, rounds=1, steps=2)
+        assert set(phases) == {*w3_phases.PHASES, "whole step"}
+        assert all(v >= 0 for v in phases.values())
+        parts = sum(v for k, v in phases.items() if k != "whole step")
+        assert phases["whole step"] == pytest.approx(parts)
