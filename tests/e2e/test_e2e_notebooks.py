@@ -32,6 +32,7 @@ from __future__ import annotations
 import base64
 import io
 import re
+import shutil
 import time
 from dataclasses import dataclass
 
@@ -39,6 +40,7 @@ import pytest
 from a11y_support import check_lab_outputs
 from e2e_support import (
     CURRENT_FILL,
+    NOTEBOOK_DIR,
     artifact,
     copy_course,
     course_notebooks,
@@ -484,6 +486,27 @@ def step_stepper(screen: Screen, root, label: str, setting: Setting) -> tuple[in
     return lit_frames, problems
 
 
+# The widget manager's known race (jupyter-widgets/ipywidgets#3231, still in jupyterlab_widgets
+# 3.0.17): when the kernel's connection comes up before the manager has started restoring, its
+# second restore reports "restored" before the notebook's saved state is loaded, and a saved
+# widget rendered in that moment stays "Error displaying widget: model not found" until the page
+# is loaded again. The manager then finds the kernel already connected and restores in order.
+RESTORE_RACE = "Error displaying widget: model not found"
+
+
+def reopen_after_restore_race(page, lab, rel: str, saved: dict) -> bool:
+    """Load the page once more if a saved widget lost the manager's race on opening (only then;
+    every other failure to render stays a failure). Whether it did."""
+    saved_models = saved_widget_models(saved)
+    lost = any(RESTORE_RACE in w["text"]
+               for cell, view in zip(saved["cells"], cell_views(page, saved))
+               for o, w in zip(outputs_with(cell, WIDGET), view["widgets"])
+               if o["data"][WIDGET]["model_id"] in saved_models)
+    if lost:
+        open_notebook(page, lab, rel)
+    return lost
+
+
 # ---- the test ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("notebook", course_notebooks(), ids=lambda p: p.stem)
@@ -494,6 +517,7 @@ def test_notebook_in_jupyterlab(notebook, course, lab, page, record_property):
     screen.show(LAPTOP)
 
     open_notebook(page, lab, rel)
+    reopened = reopen_after_restore_race(page, lab, rel, saved)
     figures = {}
     for setting in SETTINGS:
         screen.show(setting)
@@ -533,7 +557,29 @@ def test_notebook_in_jupyterlab(notebook, course, lab, page, record_property):
     screenshot_notebook(screen, f"{notebook.stem}.png")
     axe = check_lab_outputs(page, notebook.stem)  # accessibility, light and dark themes
     record_property("checked", {"figures": figures, "first open": shown,
+                                "reopened after the widget manager's restore race": reopened,
                                 "raises-exception cells": tagged, "after Run All": drawn,
                                 "code cells": len(counts), "steppers (frames lit)": stepped,
                                 "axe (moderate and minor)": axe})
     assert not problems, "\n".join(problems)
+
+
+def test_a_saved_widget_that_lost_the_restore_race_is_shown_after_a_reload(course, lab, lab_env,
+                                                                         page):
+    # the race itself cannot be arranged, so its trace is: a saved stepper of notebook 03 shows
+    # the manager's text; the page is loaded again, and then every saved widget renders. (A copy
+    # of its own, trusted: the course's 03 has been run and saved by the test above.)
+    rel = "restore_race_03.ipynb"
+    shutil.copyfile(NOTEBOOK_DIR / "03_backward_and_the_chain_rule.ipynb", course / rel)
+    trust([course / rel], lab_env)
+    saved = read_notebook(course / rel)
+    open_notebook(page, lab, rel)
+    assert not reopen_after_restore_race(page, lab, rel, saved)  # nothing lost: no reload
+    page.evaluate("""(text) => {
+      const out = document.querySelector('.jp-OutputArea-output .jupyter-widgets')
+        .closest('.jp-OutputArea-output');
+      out.textContent = text;
+      out.classList.add('jupyter-widgets');
+    }""", RESTORE_RACE)
+    assert reopen_after_restore_race(page, lab, rel, saved)
+    assert check_first_open(cell_views(page, saved), saved)["widgets from saved state"] > 0
