@@ -323,7 +323,7 @@ def _run_node(node: Node, grads: list, run: _Run) -> None:
         if node._post_hooks:
             _node_post_hooks(node, (), grads)
         return
-    if all(g is None for g in grads):
+    if grads[0] is None and all(g is None for g in grads):
         out: tuple = (None,) * len(node._fns)
     else:  # the node's backward: the op's formula, one gradient per edge
         out = node.apply(_materialize(node, grads) if node._n_outputs > 1 else grads)

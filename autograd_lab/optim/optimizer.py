@@ -242,7 +242,7 @@ def _fma(a: Any, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     """``a * b + c`` rounded once, like the fused multiply-add of torch's CPU kernels (numpy's
     two roundings from ``_precision.EXACT_BELOW`` elements up: the precision policy, unless
     BLAS's axpy does it in one pass)."""
-    if np.ndim(a) == 0 and type(c) is np.ndarray:
+    if (type(a) is not np.ndarray or not a.ndim) and type(c) is np.ndarray:
         out = c.copy()
         if axpy(a, b, out):
             return out
@@ -257,7 +257,7 @@ def _fma(a: Any, b: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 def _fma_into(a: Any, b: np.ndarray, c: np.ndarray) -> None:
     """``c = a * b + c`` in place (``c.add_(b, alpha=a)``), rounded as ``_fma``."""
-    if np.ndim(a) == 0 and axpy(a, b, c):  # one pass, each element rounded once
+    if (type(a) is not np.ndarray or not a.ndim) and axpy(a, b, c):  # one pass, one rounding
         return
     if exact(b.size):
         c[...] = _fma(a, b, c)
