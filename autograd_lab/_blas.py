@@ -9,9 +9,9 @@ as torch's.
 
 The library is the one bundled with numpy's wheels (``numpy.libs/libscipy_openblas64_*``, the
 64-bit-integer interface). Anywhere else -- a numpy built against another BLAS, another
-platform -- ``axpy`` is None and callers keep numpy's two passes.
+platform -- ``axpy`` declines and callers keep numpy's two passes.
 
-Layer: basics (imports numpy only).
+Layer: basics (imports numpy and ``_fma``).
 """
 
 from __future__ import annotations
@@ -67,14 +67,35 @@ if _KERNELS is not None and not _fused(_KERNELS):
     _KERNELS = None
 
 
+def _kernel(a: Any, x: np.ndarray, y: np.ndarray) -> Callable | None:
+    """The kernel for ``a * x + y``: ``a`` a number, ``x`` C-contiguous, both of one float
+    dtype and shape; else None."""
+    if _KERNELS is None or (type(a) is np.ndarray and a.ndim):
+        return None
+    fn = _KERNELS.get(y.dtype)
+    if fn is None or x.dtype != y.dtype or x.shape != y.shape or not x.flags.c_contiguous:
+        return None
+    return fn
+
+
 def axpy(a: Any, x: np.ndarray, y: np.ndarray) -> bool:
-    """``y += a * x`` in place (``a`` a number), each element rounded once; False (nothing
-    done) unless both are C-contiguous arrays of one float dtype and shape, apart in memory,
-    and ``y`` is writable."""
-    fn = _KERNELS.get(y.dtype) if _KERNELS is not None else None
-    if (fn is None or x.dtype != y.dtype or x.shape != y.shape or not x.flags.c_contiguous
-            or not y.flags.c_contiguous or not y.flags.writeable
+    """``y += a * x`` in place, each element rounded once; False (nothing done) unless the
+    kernel applies (``_kernel``), ``y`` is C-contiguous and writable, and the two are apart in
+    memory."""
+    fn = _kernel(a, x, y)
+    if (fn is None or not y.flags.c_contiguous or not y.flags.writeable
             or np.may_share_memory(x, y)):
         return False
     fn(y.size, a, x.ctypes.data, 1, y.ctypes.data, 1)
     return True
+
+
+def axpy_copy(a: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """``a * x + y`` in a new array, each element rounded once; None where the kernel does not
+    apply (``_kernel``)."""
+    fn = _kernel(a, x, y)
+    if fn is None:
+        return None
+    out = np.array(y, order="C")
+    fn(out.size, a, x.ctypes.data, 1, out.ctypes.data, 1)
+    return out

@@ -103,15 +103,16 @@ def vec_sum_rows(a: np.ndarray, vec_bytes: int = SOFTMAX_VEC_BYTES) -> np.ndarra
     return acc[:, 0]
 
 
+_MANY_ROWS = 16  # from here on, short rows are summed or compared column by column
+_SHORT_ROW = 64  # elements: rows this short are compared column by column (row_max)
+
+
 def row_max(rows: np.ndarray) -> np.ndarray:
     """Each row's maximum, as an (n, 1) column. Many short rows are compared column by
     column: numpy's reduction along a short contiguous axis costs a call per row."""
     if rows.shape[0] >= _MANY_ROWS and rows.shape[1] <= _SHORT_ROW:
         return np.maximum.reduce(np.ascontiguousarray(rows.T), axis=0)[:, None]
     return rows.max(axis=1, keepdims=True)
-
-
-_SHORT_ROW = 64  # elements
 
 
 def _seq(x: np.ndarray, norm: bool = True) -> np.ndarray:
@@ -142,9 +143,6 @@ def _seq(x: np.ndarray, norm: bool = True) -> np.ndarray:
     for v in x:
         np.add(acc, v, out=acc)
     return acc
-
-
-_MANY_ROWS = 16  # from here on, short rows are summed or compared column by column
 
 
 def _seq_inner(x: np.ndarray, norm: bool = True) -> np.ndarray:
@@ -217,10 +215,8 @@ def _row_sum(x: np.ndarray) -> np.ndarray:
     m = n // 4
     parts = _multi_row_sum(x[:m * 4].reshape((m, 4) + x.shape[1:]), False)
     zero = x.dtype.type(0)
-    if m * 4 == n and parts.ndim > 1 and prod(parts.shape[1:]) > 1 \
-            and parts.strides[0] > max(map(abs, parts.strides[1:])):
-        # ((p0 + p1) + p2) + p3 in one call: numpy adds the rows in order (see _seq)
-        return np.add.reduce(parts, axis=0) + zero
+    if m * 4 == n:  # ((p0 + p1) + p2) + p3: _seq's order (its +0 start changes only a zero)
+        return _seq(parts, False) + zero
     p0 = parts[0]
     for i in range(m * 4, n):
         p0 = p0 + x[i]

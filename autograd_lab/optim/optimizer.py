@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._blas import axpy
+from .._blas import axpy, axpy_copy
 from .._dtype import float32, float64, get_default_dtype
 from .._fma import fma32, fma64
 from .._precision import exact
@@ -242,10 +242,9 @@ def _fma(a: Any, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     """``a * b + c`` rounded once, like the fused multiply-add of torch's CPU kernels (numpy's
     two roundings from ``_precision.EXACT_BELOW`` elements up: the precision policy, unless
     BLAS's axpy does it in one pass)."""
-    if (type(a) is not np.ndarray or not a.ndim) and type(c) is np.ndarray:
-        out = c.copy()
-        if axpy(a, b, out):
-            return out
+    out = axpy_copy(a, b, c) if type(c) is np.ndarray else None
+    if out is not None:
+        return out
     if not exact(b.size):
         return a * b + c
     if b.dtype == np.float32:
@@ -257,7 +256,7 @@ def _fma(a: Any, b: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 def _fma_into(a: Any, b: np.ndarray, c: np.ndarray) -> None:
     """``c = a * b + c`` in place (``c.add_(b, alpha=a)``), rounded as ``_fma``."""
-    if (type(a) is not np.ndarray or not a.ndim) and axpy(a, b, c):  # one pass, one rounding
+    if axpy(a, b, c):  # one pass, one rounding
         return
     if exact(b.size):
         c[...] = _fma(a, b, c)
