@@ -41,6 +41,7 @@ from a11y_support import check_lab_outputs
 from e2e_support import (
     CURRENT_FILL,
     NOTEBOOK_DIR,
+    RESTORE_RACE,
     artifact,
     copy_course,
     course_notebooks,
@@ -486,14 +487,7 @@ def step_stepper(screen: Screen, root, label: str, setting: Setting) -> tuple[in
     return lit_frames, problems
 
 
-# The widget manager's known race (jupyter-widgets/ipywidgets#3231, still in jupyterlab_widgets
-# 3.0.17): when the kernel's connection comes up before the manager has started restoring, its
-# second restore reports "restored" before the notebook's saved state is loaded, and a saved
-# widget rendered in that moment stays "Error displaying widget: model not found" until the page
-# is loaded again. The manager then finds the kernel already connected and restores in order.
-RESTORE_RACE = "Error displaying widget: model not found"
-
-
+# a saved widget that lost the widget manager's race (e2e_support.RESTORE_RACE) on opening
 def reopen_after_restore_race(page, lab, rel: str, saved: dict) -> bool:
     """Load the page once more if a saved widget lost the manager's race on opening (only then;
     every other failure to render stays a failure). Whether it did."""
