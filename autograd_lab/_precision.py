@@ -18,6 +18,11 @@ few units in the last place. One exception costs nothing: an update ``p + a * g`
 OpenBLAS where numpy ships it (``_blas``), one pass with one rounding, so it matches torch's at
 every size.
 
+Matrix products round as no other library's: each entry is a sum of products in the order of a
+BLAS kernel's blocking (numpy's OpenBLAS, or, for large float32 products where they are
+faster, its AVX2 kernels from a private copy: ``_gemm``), and torch's MKL blocks differently.
+Products of small integers, and other exact ones, agree everywhere.
+
 Sums (``x.sum()``, means, the bias gradients of ``nn.Linear``) replay torch's order of
 additions at every size (``ops.summation``): that replay costs little, and a sum is what a
 loss printed to every digit is made of.

@@ -37,10 +37,17 @@ def load_torch() -> ModuleType | None:
     return torch
 
 
-def describe(torch: ModuleType | None = None) -> dict[str, object]:
+def describe(torch: ModuleType | None = None,
+             autograd_lab: ModuleType | None = None) -> dict[str, object]:
     """What runs the arithmetic in this process: numpy's BLAS (through threadpoolctl when it
-    is installed) and its thread count, and torch's intra-/inter-op thread counts."""
+    is installed) and its thread count, torch's intra-/inter-op thread counts, and the kernels
+    of autograd_lab's large float32 products."""
     env: dict[str, object] = {}
+    if autograd_lab is not None:
+        from autograd_lab import _gemm
+
+        env["gemm"] = ("OpenBLAS's Haswell kernels (a private copy)" if _gemm.in_use()
+                       else "numpy's")
     try:
         from threadpoolctl import threadpool_info
     except ImportError:

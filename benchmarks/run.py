@@ -109,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         blas = "; ".join(blas) if isinstance(blas, list) else blas
         threads = (f"; torch threads {e['torch_threads']} (inter-op {e['torch_interop_threads']})"
                    if "torch_threads" in e else "")
-        print(f"  {impl} process: numpy BLAS {blas or '-'}{threads}")
+        gemm = f"; large float32 products on {e['gemm']}" if "gemm" in e else ""
+        print(f"  {impl} process: numpy BLAS {blas or '-'}{threads}{gemm}")
     meta["env"] = env
     for note in notes:
         print("note:", note)

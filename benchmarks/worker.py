@@ -114,7 +114,7 @@ def _serve(impl: str, by_hand: bool) -> None:
         return
     send({"versions": {"numpy": np.__version__, "autograd_lab": autograd_lab.__version__,
                        "torch": torch.__version__ if torch is not None else None},
-          "env": _env.describe(torch)})
+          "env": _env.describe(torch, autograd_lab if impl == "autograd_lab" else None)})
     builders = workloads(autograd_lab, torch, by_hand)
     runner = None
     for line in sys.stdin:

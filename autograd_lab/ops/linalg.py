@@ -1,5 +1,6 @@
 """Matrix products: mm, mv, dot, bmm, matmul (which picks one of them), trace, outer, and
-``addmm``/``linear`` (the fused ``bias + x @ W^T`` of ``nn.Linear``)."""
+``addmm``/``linear`` (the fused ``bias + x @ W^T`` of ``nn.Linear``). Products of two
+matrices go through ``_gemm.gemm`` (numpy's ``@``, or faster kernels for large float32 ones)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import _messages as msg
+from .._gemm import gemm
 from .._messages import cpp_name, scalar_name
 from ..tensor import torch_strides
 from . import common as c
@@ -74,15 +76,15 @@ class MmBackward0(Node):
         if nf[0] is not None:
             b = self.saved("mat2")
             if _column_major(s["self_sym_sizes"], s["self_sym_strides"]):
-                ga = _t(b @ _t(g))
+                ga = _t(gemm(b, _t(g)))
             else:
-                ga = g @ _t(b)
+                ga = gemm(g, _t(b))
         if nf[1] is not None:
             a = self.saved("self")
             if _column_major(s["mat2_sym_sizes"], s["mat2_sym_strides"]):
-                gb = _t(_t(g) @ a)
+                gb = _t(gemm(_t(g), a))
             else:
-                gb = _t(a) @ g
+                gb = gemm(_t(a), g)
         return ga, gb
 
 
@@ -111,7 +113,7 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     _float_check(a, b, "mm")
     # one inner element: each entry a single product, signed zeros kept (as torch's gemm;
     # numpy's matmul adds it to +0)
-    data = a._data @ b._data if k != 1 else a._data * b._data
+    data = gemm(a._data, b._data) if k != 1 else a._data * b._data
     out, node = record(MmBackward0, data, a.dtype, a, b)
     if node is not None:
         _save_factors(node, a, b, "self", "mat2")
@@ -366,17 +368,17 @@ class AddmmBackward0(Node):
         if nf[1] is not None:  # torch's mm_mat1/mat2_backward, as in MmBackward0
             m2 = self.saved("mat2")
             if _column_major(s["mat1_sym_sizes"], s["mat1_sym_strides"]):
-                gm1 = _t(m2 @ _t(g))
+                gm1 = _t(gemm(m2, _t(g)))
             else:
-                gm1 = g @ _t(m2)
+                gm1 = gemm(g, _t(m2))
             if alpha != 1:
                 gm1 = gm1 * alpha
         if nf[2] is not None:
             m1 = self.saved("mat1")
             if _column_major(s["mat2_sym_sizes"], s["mat2_sym_strides"]):  # W^T of Linear
-                gm2 = _t(_t(g) @ m1)
+                gm2 = _t(gemm(_t(g), m1))
             else:
-                gm2 = _t(m1) @ g
+                gm2 = gemm(_t(m1), g)
             if alpha != 1:
                 gm2 = gm2 * alpha
         return gb, gm1, gm2
@@ -403,7 +405,7 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
     """``beta * bias + alpha * mat1 @ mat2`` in one node (``AddmmBackward0``)."""
     _addmm_checks(mat1, mat2)
     a, b = mat1._data, mat2._data
-    out = a @ b
+    out = gemm(a, b)
     if alpha != 1:
         out *= alpha
     bd = bias._data

@@ -246,6 +246,13 @@ def _outer(x: np.ndarray, block: int) -> np.ndarray:
     return np.concatenate([_multi_row_sum(x[:, :nb]), _row_sum(x[:, nb:])], axis=0)
 
 
+def column_sums(a: np.ndarray) -> np.ndarray:
+    """``a.sum(0)`` as torch adds it, for a C-contiguous 2-D float array of more than one row
+    and column (a bias's gradient): a fresh array."""
+    lanes = _VEC_BYTES // a.itemsize
+    return _outer(a, 4 * lanes if a.shape[1] >= lanes else 4)
+
+
 def _reduce_slab(x: np.ndarray, s_in: list, lanes: int, itemsize: int) -> np.ndarray:
     """One call of torch's 2-d reduction loop: ``x`` has dims (d0, d1), d0 reduced; the sum
     for each d1 index, as that kernel adds it up."""
@@ -369,8 +376,7 @@ def torch_sum(a: np.ndarray, axes: tuple, keepdims: bool = False) -> Any:
                 out = _row_sum(rows.T)
             return _keep(out.reshape(out_shape), shape, axes, keepdims)
         if axes == tuple(range(len(axes))):  # leading dims: one sum per column
-            cols = a.reshape(nred, -1)
-            out = _outer(cols, 4 * lanes if cols.shape[1] >= lanes else 4)
+            out = column_sums(a.reshape(nred, -1))
             return _keep(out.reshape(out_shape), shape, axes, keepdims)
     return _keep(_iterated_sum(a, kept, out_shape, lanes), shape, axes, keepdims)
 
