@@ -25,8 +25,9 @@ in the kernel's order, which is neither numpy's kernel's nor torch's (MKL's); no
 agree bit for bit on large products.
 
 Anywhere else -- another CPU, a numpy without its bundled OpenBLAS, a platform without
-``memfd_create``, a copy that fails to load or to pass the load-time check -- ``gemm`` is
-numpy's ``@``.
+``memfd_create``, a process under an address-space, data or file-size limit (a grading
+sandbox: OpenBLAS ends the process when it cannot map its buffers, and the copy would write
+25 MB), a copy that fails to load or to pass the load-time check -- ``gemm`` is numpy's ``@``.
 
 Layer: basics (imports numpy).
 """
@@ -82,10 +83,20 @@ class _Copy:
         self.sgemm.restype = None
 
 
+def _limited() -> bool:
+    """Whether the process runs under a limit the copy could break: address space or data
+    (OpenBLAS exits, "Memory allocation still failed", when it cannot map its buffers) or
+    file size (writing the memory file would end the process with SIGXFSZ)."""
+    import resource
+
+    return any(resource.getrlimit(lim)[0] != resource.RLIM_INFINITY
+               for lim in (resource.RLIMIT_AS, resource.RLIMIT_DATA, resource.RLIMIT_FSIZE))
+
+
 def _load() -> _Copy | None:
     """The private copy where it pays (see the module docstring), checked; else None."""
     path = _numpy_openblas()
-    if path is None or not hasattr(os, "memfd_create") or not _zen4():
+    if path is None or not hasattr(os, "memfd_create") or not _zen4() or _limited():
         return None
     try:
         numpy_lib = ctypes.CDLL(path)  # numpy's, already loaded: the same handle
