@@ -37,6 +37,7 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
+import threading
 from typing import Any
 
 import numpy as np
@@ -138,6 +139,7 @@ def _agrees(copy: _Copy) -> bool:
 
 
 _COPY: list[Any] = []  # loaded on the first large product: [the copy or None]
+_LOADING = threading.Lock()
 
 
 def _operand(x: np.ndarray, rows: int, cols: int) -> tuple[int, int] | None:
@@ -179,7 +181,9 @@ def _copy() -> _Copy | None:
     if not _COPY:
         if _numpy_threads() != 1:
             return None  # nothing loaded until it would be used
-        _COPY.append(_load())
+        with _LOADING:  # two threads' first products load it once
+            if not _COPY:
+                _COPY.append(_load())
     copy = _COPY[0]
     return copy if copy is not None and _numpy_threads() == 1 else None
 
