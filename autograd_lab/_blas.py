@@ -30,14 +30,21 @@ _SYMBOLS = {np.dtype(np.float32): "scipy_cblas_saxpy64_",
 _CTYPES = {np.dtype(np.float32): ctypes.c_float, np.dtype(np.float64): ctypes.c_double}
 
 
-def _load() -> dict[np.dtype, Callable] | None:
-    """numpy's OpenBLAS axpy kernels by dtype, or None where numpy ships no such library."""
+def numpy_openblas() -> str | None:
+    """The path of the OpenBLAS numpy's wheels ship (``numpy.libs/libscipy_openblas64_*``),
+    or None."""
     libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs")
     found = sorted(glob.glob(os.path.join(libs, "libscipy_openblas64_*.so")))
-    if not found:
+    return found[0] if found else None
+
+
+def _load() -> dict[np.dtype, Callable] | None:
+    """numpy's OpenBLAS axpy kernels by dtype, or None where numpy ships no such library."""
+    path = numpy_openblas()
+    if path is None:
         return None
     try:
-        lib = ctypes.CDLL(found[0])
+        lib = ctypes.CDLL(path)
         kernels = {}
         for dt, name in _SYMBOLS.items():
             fn = getattr(lib, name)
@@ -67,7 +74,7 @@ if _KERNELS is not None and not _fused(_KERNELS):
     _KERNELS = None
 
 
-def _address(a: np.ndarray) -> int:
+def address(a: np.ndarray) -> int:
     """Where ``a``'s data starts (a third of the cost of ``a.ctypes.data``, which builds an
     object per call; that stays for what exports no writable buffer: read-only, empty)."""
     try:
@@ -95,7 +102,7 @@ def axpy(a: Any, x: np.ndarray, y: np.ndarray) -> bool:
     if (fn is None or not y.flags.c_contiguous or not y.flags.writeable
             or np.may_share_memory(x, y)):
         return False
-    fn(y.size, a, _address(x), 1, _address(y), 1)
+    fn(y.size, a, address(x), 1, address(y), 1)
     return True
 
 
@@ -106,5 +113,5 @@ def axpy_copy(a: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
     if fn is None:
         return None
     out = np.array(y, order="C")
-    fn(out.size, a, _address(x), 1, _address(out), 1)
+    fn(out.size, a, address(x), 1, address(out), 1)
     return out

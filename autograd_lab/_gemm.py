@@ -29,30 +29,24 @@ Anywhere else -- another CPU, a numpy without its bundled OpenBLAS, a platform w
 sandbox: OpenBLAS ends the process when it cannot map its buffers, and the copy would write
 25 MB), a copy that fails to load or to pass the load-time check -- ``gemm`` is numpy's ``@``.
 
-Layer: basics (imports numpy).
+Layer: basics (imports numpy and ``_blas``, which finds numpy's OpenBLAS).
 """
 
 from __future__ import annotations
 
 import ctypes
-import glob
 import os
 import threading
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
+
+from ._blas import address, numpy_openblas
 
 MIN_MACS = 1 << 23  # multiply-adds: from here on the AVX2 kernels are the faster ones
 _AVX512_CORES = {b"skylakex", b"cooperlake", b"sapphirerapids"}
 _ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
 _F32 = np.dtype(np.float32)
-
-
-def _numpy_openblas() -> str | None:
-    """The OpenBLAS numpy's wheels ship (``numpy.libs/libscipy_openblas64_*``), or None."""
-    libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs")
-    found = sorted(glob.glob(os.path.join(libs, "libscipy_openblas64_*.so")))
-    return found[0] if found else None
 
 
 def _corename(lib: ctypes.CDLL) -> bytes:
@@ -68,20 +62,9 @@ def _zen4() -> bool:
             head = f.read(4096)
     except OSError:
         return False
-    fields = dict(line.split(":", 1) for line in head.splitlines() if ":" in line)
-    fields = {k.strip(): v.strip() for k, v in fields.items()}
+    fields = {k.strip(): v.strip() for k, v in
+              (line.split(":", 1) for line in head.splitlines() if ":" in line)}
     return fields.get("vendor_id") == "AuthenticAMD" and fields.get("cpu family") == "25"
-
-
-class _Copy:
-    """The private OpenBLAS's sgemm."""
-
-    def __init__(self, lib: ctypes.CDLL) -> None:
-        i64, f32, ptr = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
-        self.sgemm = lib.scipy_cblas_sgemm64_
-        self.sgemm.argtypes = [i64, i64, i64, i64, i64, i64, f32, ptr, i64, ptr, i64, f32, ptr,
-                               i64]
-        self.sgemm.restype = None
 
 
 def _limited() -> bool:
@@ -94,9 +77,10 @@ def _limited() -> bool:
                for lim in (resource.RLIMIT_AS, resource.RLIMIT_DATA, resource.RLIMIT_FSIZE))
 
 
-def _load() -> _Copy | None:
-    """The private copy where it pays (see the module docstring), checked; else None."""
-    path = _numpy_openblas()
+def _load() -> Callable | None:
+    """The private copy's ``cblas_sgemm`` where it pays (see the module docstring), checked;
+    else None."""
+    path = numpy_openblas()
     if path is None or not hasattr(os, "memfd_create") or not _zen4() or _limited():
         return None
     try:
@@ -124,21 +108,24 @@ def _load() -> _Copy | None:
             os.close(fd)  # the mapping keeps the memory file
         if _corename(lib) != b"haswell":
             return None
-        copy = _Copy(lib)
+        sgemm = lib.scipy_cblas_sgemm64_
     except (OSError, AttributeError, ValueError):
         return None
-    return copy if _agrees(copy) else None
+    i64, f32, ptr = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
+    sgemm.argtypes = [i64, i64, i64, i64, i64, i64, f32, ptr, i64, ptr, i64, f32, ptr, i64]
+    sgemm.restype = None
+    return sgemm if _agrees(sgemm) else None
 
 
-def _agrees(copy: _Copy) -> bool:
+def _agrees(sgemm: Callable) -> bool:
     """The load-time check: a product of small integers (exact in any order) through both
     operand layouts equals numpy's."""
     k = np.arange(48 * 40, dtype=np.float32).reshape(48, 40) % 7 - 3
     b = (np.arange(40 * 36, dtype=np.float32).reshape(36, 40) % 5 - 2).T  # a transposed view
-    return bool(np.array_equal(_product(copy, k, b), k @ b))
+    return bool(np.array_equal(_product(sgemm, k, b), k @ b))
 
 
-_COPY: list[Any] = []  # loaded on the first large product: [the copy or None]
+_COPY: list[Any] = []  # loaded on the first large product: [its sgemm or None]
 _LOADING = threading.Lock()
 
 
@@ -152,14 +139,14 @@ def _operand(x: np.ndarray, rows: int, cols: int) -> tuple[int, int] | None:
     return None
 
 
-def _product(copy: _Copy, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+def _product(sgemm: Callable, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     (m, k), n = a.shape, b.shape[1]
     oa, ob = _operand(a, m, k), _operand(b, k, n)
     if oa is None or ob is None:
         return None
     out = np.empty((m, n), _F32)
-    copy.sgemm(_ROW_MAJOR, oa[0], ob[0], m, n, k, 1.0, a.ctypes.data, oa[1], b.ctypes.data,
-               ob[1], 0.0, out.ctypes.data, n)
+    sgemm(_ROW_MAJOR, oa[0], ob[0], m, n, k, 1.0, address(a), oa[1], address(b), ob[1], 0.0,
+          address(out), n)
     return out
 
 
@@ -168,30 +155,30 @@ def gemm(a: Any, b: Any) -> Any:
     if (type(a) is np.ndarray and type(b) is np.ndarray and a.ndim == 2 and b.ndim == 2
             and a.dtype == _F32 and b.dtype == _F32 and a.shape[1] == b.shape[0] > 1
             and a.shape[0] * a.shape[1] * b.shape[1] >= MIN_MACS):
-        copy = _copy()
-        if copy is not None:
-            out = _product(copy, a, b)
+        sgemm = _copy()
+        if sgemm is not None:
+            out = _product(sgemm, a, b)
             if out is not None:
                 return out
     return a @ b
 
 
-def _copy() -> _Copy | None:
-    """The private copy, if it applies here and now (numpy's OpenBLAS on one thread)."""
+def _copy() -> Callable | None:
+    """The private copy's sgemm, if it applies here and now (numpy's OpenBLAS on one thread;
+    nothing is loaded until then)."""
+    if _numpy_threads() != 1:
+        return None
     if not _COPY:
-        if _numpy_threads() != 1:
-            return None  # nothing loaded until it would be used
         with _LOADING:  # two threads' first products load it once
             if not _COPY:
                 _COPY.append(_load())
-    copy = _COPY[0]
-    return copy if copy is not None and _numpy_threads() == 1 else None
+    return _COPY[0]
 
 
 def _numpy_threads() -> int:
     """How many threads numpy's OpenBLAS runs now (0 without it)."""
     if not _THREADS:
-        path = _numpy_openblas()
+        path = numpy_openblas()
         try:
             fn = ctypes.CDLL(path).scipy_openblas_get_num_threads64_ if path else None
         except (OSError, AttributeError):

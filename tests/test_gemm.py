@@ -22,7 +22,7 @@ from autograd_lab import _gemm
 
 
 def _numpy_lib() -> ctypes.CDLL:
-    path = _gemm._numpy_openblas()
+    path = _gemm.numpy_openblas()
     assert path is not None, "numpy ships its OpenBLAS in its wheels"
     return ctypes.CDLL(path)
 

@@ -487,10 +487,10 @@ def step_stepper(screen: Screen, root, label: str, setting: Setting) -> tuple[in
     return lit_frames, problems
 
 
-# a saved widget that lost the widget manager's race (e2e_support.RESTORE_RACE) on opening
 def reopen_after_restore_race(page, lab, rel: str, saved: dict) -> bool:
-    """Load the page once more if a saved widget lost the manager's race on opening (only then;
-    every other failure to render stays a failure). Whether it did."""
+    """Load the page once more if a saved widget lost the manager's race on opening
+    (``e2e_support.RESTORE_RACE``; only then: every other failure to render stays a failure).
+    Whether it did."""
     saved_models = saved_widget_models(saved)
     lost = any(RESTORE_RACE in w["text"]
                for cell, view in zip(saved["cells"], cell_views(page, saved))
